@@ -1,0 +1,302 @@
+"""``thirteen``: one command line for every job.
+
+Every command validates its input at the edge. Bad input ends with exit code 2 and one clear line
+on stderr; nothing is half-done.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from thirteen.engine.cards import DECK, format_cards, parse_cards
+from thirteen.engine.errors import RuleError
+from thirteen.engine.evaluate import category_name, describe, evaluate, lowball
+from thirteen.engine.naturals import find_naturals, greedy_setting
+from thirteen.engine.notation import showdown_to_json, showing_from_json
+from thirteen.engine.rules import PRESETS, Rules, get_rules
+from thirteen.engine.scoring import DeclaredNatural, SetHand, Showing, score
+
+app = typer.Typer(
+    name="thirteen",
+    help="Thirteen: Chinese Poker and Open-Face Chinese Poker — engine, card room and bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+
+
+class UsageError(Exception):
+    """Bad input to a command: reported as one line on stderr, exit code 2."""
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageError(message)
+
+
+def _read_text(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"There is no file {source}.")
+    except IsADirectoryError:
+        fail(f"{source} is a directory, not a file.")
+    except UnicodeDecodeError:
+        fail(f"{source} is not UTF-8 text.")
+    except OSError as e:
+        fail(f"Cannot read {source}: {e.strerror}.")
+
+
+def _load_json(source: str) -> Any:
+    text = _read_text(source)
+    name = "standard input" if source == "-" else source
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        fail(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}.")
+
+
+def _emit(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+# --------------------------------------------------------------------------------- eval
+def _eval_line(text: str, where: str, low: bool) -> str:
+    try:
+        cards = parse_cards(text)
+    except RuleError as e:
+        fail(f"{where}: {e}")
+    n = len(cards)
+    if low:
+        if n != 5:
+            fail(f"{where}: a lowball hand has 5 cards, not {n}.")
+        return json.dumps({"cards": format_cards(cards), "lowball": lowball(cards)})
+    if n not in (3, 5):
+        fail(f"{where}: a hand has 3 or 5 cards, not {n}.")
+    strength = evaluate(cards)
+    return json.dumps(
+        {
+            "cards": format_cards(cards),
+            "category": category_name(strength),
+            "strength": strength,
+            "description": describe(strength),
+        }
+    )
+
+
+@app.command("eval")
+def eval_command(
+    cards: Annotated[
+        list[str] | None,
+        typer.Argument(help="One hand of 3 or 5 cards (e.g. As Ks Qd), or - to read stdin."),
+    ] = None,
+    low: Annotated[
+        bool, typer.Option("--lowball", help="2-7 lowball value instead (5 cards).")
+    ] = False,
+) -> None:
+    """Evaluate hands: one JSON object per hand with cards, category and strength.
+
+    Strength is one int scale for 3- and 5-card hands; higher is stronger. With - every
+    non-blank line of standard input is one hand; nothing is printed unless all are valid.
+    """
+    if not cards:
+        fail("Give a hand (e.g. thirteen eval As Ks Qd) or - to read hands from stdin.")
+    if cards == ["-"]:
+        out: list[str] = []
+        for number, line in enumerate(sys.stdin, 1):
+            if line.strip():
+                out.append(_eval_line(line, f"line {number}", low))
+        if out:
+            sys.stdout.write("\n".join(out) + "\n")
+        return
+    sys.stdout.write(_eval_line(" ".join(cards), "hand", low) + "\n")
+
+
+# --------------------------------------------------------------------------------- score
+def _rules_from_input(data: dict[str, Any], option: str | None) -> Rules:
+    name = data.get("rules")
+    if name is not None and not isinstance(name, str):
+        fail('"rules" must be a preset name such as "chinese-1-6".')
+    if option and name and get_rules(option).name != get_rules(name).name:
+        fail(f'The input says rules "{name}" but --rules says "{option}"; give only one.')
+    overrides = data.get("rules_overrides", {})
+    if not isinstance(overrides, dict):
+        fail('"rules_overrides" must be an object of settings.')
+    return get_rules(option or name or "chinese-1-6", overrides)
+
+
+@app.command("score")
+def score_command(
+    source: Annotated[
+        str, typer.Argument(metavar="[FILE|-]", help="JSON input; - is stdin.")
+    ] = "-",
+    rules_name: Annotated[
+        str | None, typer.Option("--rules", help="Preset, when the input names none.")
+    ] = None,
+) -> None:
+    """Score a showdown given every player's final hand; prints JSON.
+
+    Input: {"rules": PRESET, "rules_overrides": {...}, "players": [{"front": "Qs Qd 2c",
+    "middle": "...", "back": "..."} | {"natural": "six-pairs", "cards": "..."} |
+    {"surrender": true, "cards": "..."}, optionally with "in_fantasyland": true]}.
+    """
+    data = _load_json(source)
+    if not isinstance(data, dict):
+        fail('The input must be a JSON object with "players".')
+    unknown = set(data) - {"rules", "rules_overrides", "players"}
+    if unknown:
+        fail(f"Unknown field {sorted(unknown)[0]!r}; use rules, rules_overrides and players.")
+    rules = _rules_from_input(data, rules_name)
+    players = data.get("players")
+    if not isinstance(players, list):
+        fail('"players" must be a list of hands.')
+    hands = [showing_from_json(p, f"player {i}") for i, p in enumerate(players, 1)]
+    result = score(rules, hands)
+    _emit({"rules": rules.name, **showdown_to_json(result)})
+
+
+# --------------------------------------------------------------------------------- rules
+@app.command("rules")
+def rules_command(
+    preset: Annotated[str | None, typer.Argument(help="A preset to show in full.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the settings as JSON.")] = False,
+) -> None:
+    """List the presets, or show every setting of one."""
+    if preset is None:
+        if as_json:
+            _emit({name: r.to_dict() for name, r in PRESETS.items()})
+            return
+        table = Table(title="Presets (thirteen rules NAME shows every setting)")
+        table.add_column("preset", no_wrap=True, style="bold")
+        for column in ("game", "players", "scoring", "streets", "fantasyland"):
+            table.add_column(column)
+        for name, r in PRESETS.items():
+            table.add_row(
+                name,
+                r.game,
+                f"{r.min_players}-{r.max_players}",
+                r.scoring,
+                r.streets_text,
+                ", ".join(f"{k} {v}" for k, v in r.fantasyland_entry) or "-",
+            )
+        console.print(table)
+        return
+    rules = get_rules(preset)
+    if as_json:
+        _emit(rules.to_dict())
+        return
+    table = Table(title=f"{rules.name}", show_lines=False)
+    table.add_column("setting", style="bold")
+    table.add_column("value")
+    table.add_column("meaning", style="dim")
+    for name, value, doc in rules.describe():
+        table.add_row(name, value, doc)
+    console.print(table)
+
+
+# --------------------------------------------------------------------------------- demo
+def _demo_hands(rules: Rules, players: int, rng: random.Random) -> list[Showing]:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands: list[Showing] = []
+    for seat in range(players):
+        dealt = deck[seat * rules.cards_per_player : (seat + 1) * rules.cards_per_player]
+        keep = sorted(dealt[:13]) if rules.discards_per_street else dealt
+        naturals = [n for n in find_naturals(keep) if rules.natural_payout(n.name) is not None]
+        if naturals:
+            best = max(naturals, key=lambda n: rules.natural_payout(n.name) or 0)
+            hands.append(DeclaredNatural(best.name, tuple(keep)))
+            continue
+        front, middle, back = greedy_setting(keep)
+        hands.append(SetHand(front, middle, back))
+    return hands
+
+
+def _row_text(cards: tuple[int, ...]) -> str:
+    return f"{format_cards(cards)}  [dim]{describe(evaluate(cards))}[/]"
+
+
+@app.command("demo")
+def demo_command(
+    hands: Annotated[int, typer.Option(min=1, max=20, help="Hands per preset.")] = 1,
+    seed: Annotated[int | None, typer.Option(help="Seed the demo's deals.")] = None,
+) -> None:
+    """Deal and score random hands of every preset, set by a simple never-foul setter."""
+    rng = random.Random(seed)
+    for name, rules in PRESETS.items():
+        for _ in range(hands):
+            players = min(rules.max_players, 3)
+            dealt = _demo_hands(rules, players, rng)
+            result = score(rules, dealt)
+            table = Table(title=f"{name}: {players} players", title_justify="left")
+            for column in ("seat", "front", "middle", "back", "royalties", "total"):
+                table.add_column(column)
+            for seat, (hand, player) in enumerate(zip(dealt, result.players, strict=True)):
+                if isinstance(hand, SetHand):
+                    rows = [_row_text(hand.front), _row_text(hand.middle), _row_text(hand.back)]
+                else:
+                    assert player.natural is not None
+                    rows = [player.natural.title, format_cards(player.natural.middle), ""]
+                table.add_row(
+                    str(seat), *rows, str(player.royalties), f"[bold]{player.total:+d}[/]"
+                )
+            console.print(table)
+
+
+# --------------------------------------------------------------------------------- bench
+@app.command("bench")
+def bench_command(
+    suites: Annotated[
+        list[str] | None, typer.Argument(help="Suites to run (default: all).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per suite.")] = False,
+) -> None:
+    """Measure speed against reference implementations run in the same process."""
+    from thirteen.bench import SUITES
+
+    chosen = suites or list(SUITES)
+    for name in chosen:
+        if name not in SUITES:
+            fail(f"There is no benchmark {name!r}; suites: {', '.join(SUITES)}.")
+    for name in chosen:
+        with console.status(f"benchmark {name}…"):
+            report = SUITES[name]()
+        if as_json:
+            _emit(report.to_json())
+            continue
+        table = Table(title=f"benchmark: {name}", title_justify="left")
+        table.add_column("what")
+        table.add_column("value", justify="right")
+        table.add_column("unit")
+        for what, value, unit in report.rows:
+            table.add_row(what, f"{value:,.0f}" if value >= 100 else f"{value:.3g}", unit)
+        for what, ratio in report.ratios.items():
+            table.add_row(f"[bold]{what}[/]", f"[bold]{ratio:.1f}×[/]", "ratio")
+        console.print(table)
+        for note in report.notes:
+            console.print(f"[dim]{note}[/]")
+
+
+# --------------------------------------------------------------------------------- entry
+def main() -> None:
+    """Console-script entry point: run the app, turning refusals into exit code 2."""
+    try:
+        app()
+    except (UsageError, RuleError) as e:
+        sys.stderr.write(f"thirteen: {e}\n")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,512 @@
+"""Variants are data: one frozen :class:`Rules` value holds every table setting.
+
+Presets are named (:data:`PRESETS`); any setting can be overridden, and an impossible combination
+is refused with a reason.
+
+>>> rules = get_rules("chinese-2-4")
+>>> rules.scoring, rules.surrender_cost
+('2-4', 2)
+>>> try:
+...     get_rules("ofc-pineapple").with_overrides({"max_players": 4})
+... except RulesConfigError as e:
+...     print(e)
+4 players need 68 cards in this game (17 each), but a deck has 52.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from thirteen.engine.errors import RulesConfigError
+from thirteen.engine.evaluate import known_labels, label_floor
+from thirteen.engine.royalties import (
+    EASTERN,
+    MODERN,
+    NO_ROYALTIES,
+    ROWS,
+    ROYALTY_TABLES,
+    SEED_001,
+    Entries,
+    RoyaltyTable,
+)
+
+Game = Literal["chinese", "ofc"]
+Scoring = Literal["1-6", "2-4", "1-4", "1-3"]
+RoyaltyMode = Literal["winner", "always", "off"]
+TurnOrder = Literal["sequential", "simultaneous"]
+
+NATURAL_NAMES = ("dragon", "three-flushes", "three-straights", "six-pairs", "no-face-cards")
+DEFAULT_NATURAL_PAYOUTS: Entries = (
+    ("dragon", 13),
+    ("six-pairs", 3),
+    ("three-flushes", 4),
+    ("three-straights", 4),
+)
+NO_FACE_CARDS_PAYOUT = 3
+
+# (scoop bonus, overall bonus) of each scoring method; one unit per row in all of them.
+_SCORING_BONUSES: dict[str, tuple[int, int]] = {
+    "1-6": (3, 0),
+    "2-4": (0, 1),
+    "1-4": (1, 0),
+    "1-3": (0, 0),
+}
+
+
+def _doc(text: str) -> dict[str, str]:
+    return {"doc": text}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Every setting of a table. Build one from a preset with :func:`get_rules`.
+
+    All fields are keyword-only; :meth:`with_overrides` returns a validated copy.
+    Raises :class:`RulesConfigError` when the settings cannot work together.
+    """
+
+    name: str = field(default="custom", metadata=_doc("Preset name (or 'custom')."))
+    game: Game = field(default="chinese", metadata=_doc("chinese (13 at once) or ofc (streets)."))
+    min_players: int = field(default=2, metadata=_doc("Fewest players for a deal."))
+    max_players: int = field(default=4, metadata=_doc("Most players at the table."))
+    scoring: Scoring = field(
+        default="1-6",
+        metadata=_doc("Row scoring: 1-6 (+3 scoop), 2-4 (+1 overall), 1-4 (+1 scoop), 1-3."),
+    )
+    royalties: RoyaltyTable = field(default=EASTERN, metadata=_doc("Royalty units per row."))
+    royalty_mode: RoyaltyMode = field(
+        default="winner",
+        metadata=_doc(
+            "winner: paid only by an opponent who loses that row; "
+            "always: paid whatever the rows did (OFC); off: none."
+        ),
+    )
+    natural_payouts: Entries = field(
+        default=DEFAULT_NATURAL_PAYOUTS,
+        metadata=_doc("Naturals that may be declared and what each opponent pays for them."),
+    )
+    surrender: bool = field(default=True, metadata=_doc("Whether a player may surrender."))
+    surrender_cost: int = field(
+        default=3, metadata=_doc("What a surrenderer pays each opponent still in the hand.")
+    )
+    foul_penalty: int | None = field(
+        default=None,
+        metadata=_doc("What a fouled hand pays each clean opponent; none = a scoop."),
+    )
+    lowball_middle: bool = field(
+        default=False, metadata=_doc("Middle ranked 2-7 lowball; legal when back ≥ front.")
+    )
+    front_below_middle: bool = field(
+        default=False,
+        metadata=_doc("Front strictly below the middle: a tie on the front's ranks fouls."),
+    )
+    turn_order: TurnOrder = field(
+        default="simultaneous",
+        metadata=_doc("OFC: sequential (each sees earlier placements) or simultaneous."),
+    )
+    streets: tuple[int, ...] = field(
+        default=(13,), metadata=_doc("Cards dealt to each player on each street.")
+    )
+    discards_per_street: int = field(
+        default=0, metadata=_doc("Cards discarded face down on every street after the first.")
+    )
+    fantasyland: bool = field(default=False, metadata=_doc("Whether fantasyland is played."))
+    fantasyland_entry: Entries = field(
+        default=(),
+        metadata=_doc("Front needed to enter fantasyland, and how many cards it deals."),
+    )
+    fantasyland_stay: tuple[tuple[str, str], ...] = field(
+        default=(),
+        metadata=_doc("Row and hand that keep a player in fantasyland (any one suffices)."),
+    )
+    fantasyland_repeat_cards: int | None = field(
+        default=None, metadata=_doc("Cards dealt on a repeat fantasyland; none = as on entry.")
+    )
+    fantasyland_freezes_button: bool = field(
+        default=True, metadata=_doc("The button does not move on a fantasyland hand.")
+    )
+    fan_bonuses: Entries = field(
+        default=(), metadata=_doc("Front 'fan' bonus each other player pays (seed 004).")
+    )
+    set_hand_seconds: float = field(default=90, metadata=_doc("Time to set 13 cards."))
+    first_street_seconds: float = field(default=30, metadata=_doc("Time for an OFC first street."))
+    street_seconds: float = field(default=15, metadata=_doc("Time for each later OFC street."))
+    fantasyland_seconds: float = field(default=90, metadata=_doc("Time to set a fantasyland."))
+    showdown_seconds: float = field(default=8, metadata=_doc("How long the showdown is shown."))
+    sit_out_seconds: float = field(
+        default=600, metadata=_doc("Sit-out time before a player is unseated.")
+    )
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # Derived values -----------------------------------------------------------------------
+    @property
+    def cards_per_player(self) -> int:
+        """Cards dealt to a player who is not in fantasyland."""
+        return sum(self.streets)
+
+    @property
+    def is_ofc(self) -> bool:
+        return self.game == "ofc"
+
+    @property
+    def scoop_bonus(self) -> int:
+        return _SCORING_BONUSES[self.scoring][0]
+
+    @property
+    def overall_bonus(self) -> int:
+        return _SCORING_BONUSES[self.scoring][1]
+
+    @property
+    def scoop_value(self) -> int:
+        """What winning all three rows is worth, bonuses included (royalties aside)."""
+        return 3 + self.scoop_bonus + self.overall_bonus
+
+    @property
+    def foul_cost(self) -> int:
+        """What a fouled hand pays each opponent who did not foul (before their royalties)."""
+        return self.scoop_value if self.foul_penalty is None else self.foul_penalty
+
+    @property
+    def max_fantasyland_cards(self) -> int:
+        if not self.fantasyland:
+            return 0
+        cards = [c for _, c in self.fantasyland_entry]
+        if self.fantasyland_repeat_cards is not None:
+            cards.append(self.fantasyland_repeat_cards)
+        return max(cards)
+
+    @property
+    def streets_text(self) -> str:
+        """The streets in words: ``'5, then 4 × 3 (discard 1)'``."""
+        first, later = self.streets[0], self.streets[1:]
+        if not later:
+            return str(first)
+        sizes = set(later)
+        rest = f"{len(later)} × {later[0]}" if len(sizes) == 1 else ", ".join(map(str, later))
+        discard = f" (discard {self.discards_per_street})" if self.discards_per_street else ""
+        return f"{first}, then {rest}{discard}"
+
+    def natural_payout(self, name: str) -> int | None:
+        """What each opponent pays for a natural, or ``None`` if it cannot be declared here."""
+        return dict(self.natural_payouts).get(name)
+
+    # Conversions --------------------------------------------------------------------------
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:
+        """A validated copy with some settings changed; values may come straight from JSON."""
+        if not isinstance(overrides, Mapping):
+            raise RulesConfigError("bad_rules", "Rule overrides must be an object of settings.")
+        changes: dict[str, Any] = {}
+        for key, value in overrides.items():
+            if key not in _FIELDS:
+                raise RulesConfigError(
+                    "bad_rules",
+                    f"There is no setting {key!r}. Settings: {', '.join(_FIELDS)}.",
+                )
+            changes[key] = _convert(key, value)
+        if "name" not in changes and changes:
+            custom = self.name.endswith("(custom)")
+            changes["name"] = self.name if custom else f"{self.name} (custom)"
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting as JSON-friendly data; :func:`rules_from_dict` reads it back."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, RoyaltyTable):
+                value = value.as_dict()
+            elif f.name in _PAIR_FIELDS:
+                value = dict(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """``(setting, value, meaning)`` rows for people."""
+        rows = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, RoyaltyTable):
+                shown = "; ".join(
+                    f"{row}: " + (", ".join(f"{k} {v}" for k, v in entries.items()) or "none")
+                    for row, entries in zip(ROWS, value.as_dict().values(), strict=True)
+                )
+            elif isinstance(value, tuple) and value and isinstance(value[0], tuple):
+                shown = ", ".join(f"{k} {v}" for k, v in value)
+            elif f.name == "streets":
+                shown = self.streets_text
+            elif value is None:
+                shown = "none"
+            elif isinstance(value, bool):
+                shown = "yes" if value else "no"
+            else:
+                shown = str(value)
+            rows.append((f.name, shown or "none", f.metadata.get("doc", "")))
+        return rows
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+_PAIR_FIELDS = ("natural_payouts", "fantasyland_entry", "fantasyland_stay", "fan_bonuses")
+
+
+def _fail(message: str) -> RulesConfigError:
+    return RulesConfigError("bad_rules", message)
+
+
+def _int(key: str, value: Any, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(f"{key} must be a whole number, not {value!r}.")
+    if value < minimum:
+        raise _fail(f"{key} must be at least {minimum}, not {value}.")
+    return value
+
+
+def _entries_value(key: str, value: Any, *, minimum: int = 0) -> Entries:
+    if isinstance(value, Mapping):
+        items = list(value.items())
+    elif isinstance(value, list | tuple) and all(
+        isinstance(v, list | tuple) and len(v) == 2 for v in value
+    ):
+        items = [tuple(v) for v in value]
+    else:
+        raise _fail(f"{key} must map names to whole numbers, e.g. {{'QQ': 1}}.")
+    return tuple(sorted((str(k), _int(f"{key}[{k}]", v, minimum=minimum)) for k, v in items))
+
+
+def _convert(key: str, value: Any) -> Any:
+    """Turn a JSON-shaped value into the field's type, or refuse it with a sentence."""
+    kind = _FIELDS[key].type
+    if key == "royalties":
+        if isinstance(value, str):
+            if value not in ROYALTY_TABLES:
+                raise _fail(f"Unknown royalty table {value!r}; known: {', '.join(ROYALTY_TABLES)}.")
+            return ROYALTY_TABLES[value]
+        if isinstance(value, RoyaltyTable):
+            return value
+        if not isinstance(value, Mapping):
+            raise _fail("royalties must be a table name or {front: {…}, middle: {…}, back: {…}}.")
+        return RoyaltyTable.from_dict(value)
+    if key in ("natural_payouts", "fan_bonuses"):
+        return _entries_value(key, value)
+    if key == "fantasyland_entry":
+        return _entries_value(key, value, minimum=13)
+    if key == "fantasyland_stay":
+        if not isinstance(value, Mapping):
+            raise _fail("fantasyland_stay must map rows to hands, e.g. {'front': 'trips'}.")
+        return tuple(sorted((str(k), str(v)) for k, v in value.items()))
+    if key == "streets":
+        if not isinstance(value, list | tuple) or not value:
+            raise _fail("streets must be a list of card counts, e.g. [5, 3, 3, 3, 3].")
+        return tuple(_int("streets", v, minimum=1) for v in value)
+    if kind in ("bool",):
+        if not isinstance(value, bool):
+            raise _fail(f"{key} must be true or false, not {value!r}.")
+        return value
+    if kind == "int":
+        return _int(key, value)
+    if kind == "int | None":
+        return None if value is None else _int(key, value)
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _fail(f"{key} must be a number of seconds, not {value!r}.")
+        return float(value)
+    if kind == "str":
+        if not isinstance(value, str) or not value:
+            raise _fail(f"{key} must be a non-empty text.")
+        return value
+    # Literal-typed fields: the allowed words come from the annotation.
+    options = {"Game": Game, "Scoring": Scoring, "RoyaltyMode": RoyaltyMode, "TurnOrder": TurnOrder}
+    allowed = get_args(options[str(kind)])
+    if value not in allowed:
+        raise _fail(f"{key} must be one of {', '.join(allowed)}; {value!r} is not.")
+    return value
+
+
+def _validate(r: Rules) -> None:
+    """Refuse settings that cannot work together, with the reason."""
+    for f in dataclasses.fields(r):
+        value = getattr(r, f.name)
+        if f.name in ("royalties",):
+            continue
+        # Values built in Python (not via with_overrides) get the same checks as JSON input.
+        _convert(f.name, _jsonish(f.name, value))
+    r.royalties.validate()
+    if not 2 <= r.min_players <= r.max_players <= 4:
+        raise _fail(
+            f"A table seats 2 to 4 players (min {r.min_players}, max {r.max_players} given)."
+        )
+    payouts = dict(r.natural_payouts)
+    for name in payouts:
+        if name not in NATURAL_NAMES:
+            raise _fail(f"Unknown natural {name!r}; naturals: {', '.join(NATURAL_NAMES)}.")
+    for label, _ in r.fan_bonuses:
+        if label not in known_labels(3):
+            raise _fail(f"No front hand is called {label!r} (fan_bonuses).")
+    for secs in (
+        r.set_hand_seconds,
+        r.first_street_seconds,
+        r.street_seconds,
+        r.fantasyland_seconds,
+        r.showdown_seconds,
+        r.sit_out_seconds,
+    ):
+        if secs <= 0:
+            raise _fail("Every timer must be longer than 0 seconds.")
+    if r.lowball_middle and r.front_below_middle:
+        raise _fail("A lowball middle cannot also be required to beat the front.")
+
+    if r.game == "chinese":
+        if r.streets != (13,) or r.discards_per_street:
+            raise _fail("In Chinese Poker each player is dealt 13 cards at once (streets [13]).")
+        if r.turn_order != "simultaneous":
+            raise _fail("In Chinese Poker everyone sets at once (turn_order simultaneous).")
+        if r.fantasyland:
+            raise _fail("Fantasyland is an OFC rule; Chinese Poker has none.")
+    else:
+        if payouts:
+            raise _fail("Naturals are a Chinese Poker rule; an OFC table has none.")
+        if r.lowball_middle:
+            raise _fail("The lowball middle is a Chinese Poker variant, not an OFC one.")
+        later = r.streets[1:]
+        if r.discards_per_street and any(s <= r.discards_per_street for s in later):
+            raise _fail("Every street after the first must deal more cards than it discards.")
+        placed = r.streets[0] + sum(s - r.discards_per_street for s in later)
+        if placed != 13:
+            raise _fail(f"The streets place {placed} cards per player; a finished board holds 13.")
+        if r.streets[0] > 13:
+            raise _fail("The first street cannot deal more than 13 cards.")
+    if r.fantasyland:
+        if not r.fantasyland_entry:
+            raise _fail("fantasyland_entry must say which front enters fantasyland.")
+        for label, cards in r.fantasyland_entry:
+            if label not in known_labels(3):
+                raise _fail(f"No front hand is called {label!r} (fantasyland_entry).")
+            if not 13 <= cards <= 17:
+                raise _fail(f"A fantasyland hand has 13 to 17 cards, not {cards}.")
+        repeat = r.fantasyland_repeat_cards
+        if repeat is not None and not 13 <= repeat <= 17:
+            raise _fail(f"A fantasyland hand has 13 to 17 cards, not {repeat}.")
+        for row, label in r.fantasyland_stay:
+            if row not in ROWS:
+                raise _fail(f"fantasyland_stay names rows front, middle, back; not {row!r}.")
+            if label not in known_labels(3 if row == "front" else 5):
+                raise _fail(f"No {row} hand is called {label!r} (fantasyland_stay).")
+    need = max(r.cards_per_player, r.max_fantasyland_cards) * r.max_players
+    if need > 52:
+        each = max(r.cards_per_player, r.max_fantasyland_cards)
+        raise _fail(
+            f"{r.max_players} players need {need} cards in this game ({each} each), "
+            "but a deck has 52."
+        )
+
+
+def _jsonish(name: str, value: Any) -> Any:
+    """A field value in the shape :func:`_convert` reads (so both paths share one check)."""
+    if name in _PAIR_FIELDS:
+        if not isinstance(value, tuple):
+            raise _fail(f"{name} must be a tuple of (name, value) pairs.")
+        return dict(value)
+    return value
+
+
+def fantasyland_cards_for(rules: Rules, front_strength: int) -> int | None:
+    """How many cards a clean front of this strength earns in fantasyland, or ``None``."""
+    best: tuple[int, int] | None = None
+    for label, cards in rules.fantasyland_entry:
+        floor = label_floor(label, 3)
+        if front_strength >= floor and (best is None or floor > best[0]):
+            best = (floor, cards)
+    return None if best is None else best[1]
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> Rules:
+    """Rules from :meth:`Rules.to_dict` output (or any subset of settings over the defaults)."""
+    return Rules().with_overrides(data) if data else Rules()
+
+
+_CHINESE = Rules(name="chinese-1-6")
+_OFC = Rules(
+    name="ofc",
+    game="ofc",
+    scoring="1-6",
+    royalties=SEED_001,
+    royalty_mode="always",
+    natural_payouts=(),
+    surrender_cost=6,
+    foul_penalty=6,
+    turn_order="sequential",
+    streets=(5, 1, 1, 1, 1, 1, 1, 1, 1),
+    fantasyland=True,
+    fantasyland_entry=(("QQ", 13),),
+    fantasyland_stay=(("back", "quads"), ("front", "trips"), ("middle", "full house")),
+)
+_PINEAPPLE = dataclasses.replace(
+    _OFC,
+    name="ofc-pineapple",
+    max_players=3,
+    royalties=MODERN,
+    streets=(5, 3, 3, 3, 3),
+    discards_per_street=1,
+    fantasyland_entry=(("QQ", 14),),
+)
+
+PRESETS: dict[str, Rules] = {
+    "chinese-1-6": _CHINESE,
+    "chinese-2-4": dataclasses.replace(
+        _CHINESE, name="chinese-2-4", scoring="2-4", surrender_cost=2
+    ),
+    "chinese-1-4": dataclasses.replace(_CHINESE, name="chinese-1-4", scoring="1-4"),
+    "chinese-1-3": dataclasses.replace(_CHINESE, name="chinese-1-3", scoring="1-3"),
+    "ofc": _OFC,
+    "ofc-pineapple": _PINEAPPLE,
+    "ofc-pineapple-progressive": dataclasses.replace(
+        _PINEAPPLE,
+        name="ofc-pineapple-progressive",
+        fantasyland_entry=(("AA", 16), ("KK", 15), ("QQ", 14), ("trips", 17)),
+        fantasyland_repeat_cards=14,
+    ),
+    "open-face-cards": dataclasses.replace(
+        _PINEAPPLE,
+        name="open-face-cards",
+        scoring="1-3",
+        royalties=NO_ROYALTIES,
+        royalty_mode="off",
+        surrender=False,
+        foul_penalty=6,
+        front_below_middle=True,
+        fantasyland=False,
+        fantasyland_entry=(),
+        fantasyland_stay=(),
+        fan_bonuses=(("AA", 3), ("KK", 2), ("QQ", 1), ("trips", 4)),
+    ),
+}
+
+ALIASES = {
+    "chinese": "chinese-1-6",
+    "chinese-poker": "chinese-1-6",
+    "ofc-classic": "ofc",
+    "pineapple": "ofc-pineapple",
+    "progressive": "ofc-pineapple-progressive",
+    "ofc-progressive": "ofc-pineapple-progressive",
+    "ofcards": "open-face-cards",
+}
+
+
+def get_rules(name: str, overrides: Mapping[str, Any] | None = None) -> Rules:
+    """A preset by name (or alias), with optional overrides.
+
+    Raises :class:`RulesConfigError` for an unknown name or a bad override.
+    """
+    key = ALIASES.get(name, name)
+    if key not in PRESETS:
+        raise RulesConfigError(
+            "unknown_rules", f"There is no preset {name!r}. Presets: {', '.join(PRESETS)}."
+        )
+    rules = PRESETS[key]
+    return rules.with_overrides(overrides) if overrides else rules

@@ -1,0 +1,35 @@
+"""Run the ``thirteen`` entry point in-process and capture what a shell would see."""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from thirteen.cli import main
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(
+    args: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    stdin: str = "",
+) -> Run:
+    monkeypatch.setattr(sys, "argv", ["thirteen", *args])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        code = int(e.code or 0)
+    captured = capsys.readouterr()
+    return Run(code, captured.out, captured.err)
