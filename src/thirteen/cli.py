@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import random
 import sys
-from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from thirteen.commands.common import UsageError, console, emit, fail, load_json
+from thirteen.commands.solve import load_solvers, solve_app
 from thirteen.engine.cards import DECK, format_cards, parse_cards
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import category_name, describe, evaluate, lowball
@@ -31,44 +31,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
 
 
-class UsageError(Exception):
-    """Bad input to a command: reported as one line on stderr, exit code 2."""
-
-
-def fail(message: str) -> NoReturn:
-    raise UsageError(message)
-
-
-def _read_text(source: str) -> str:
-    if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"There is no file {source}.")
-    except IsADirectoryError:
-        fail(f"{source} is a directory, not a file.")
-    except UnicodeDecodeError:
-        fail(f"{source} is not UTF-8 text.")
-    except OSError as e:
-        fail(f"Cannot read {source}: {e.strerror}.")
-
-
-def _load_json(source: str) -> Any:
-    text = _read_text(source)
-    name = "standard input" if source == "-" else source
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        fail(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}.")
-
-
-def _emit(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+load_solvers()
+app.add_typer(solve_app, name="solve")
 
 
 # --------------------------------------------------------------------------------- eval
@@ -151,7 +117,7 @@ def score_command(
     "middle": "...", "back": "..."} | {"natural": "six-pairs", "cards": "..."} |
     {"surrender": true, "cards": "..."}, optionally with "in_fantasyland": true]}.
     """
-    data = _load_json(source)
+    data = load_json(source)
     if not isinstance(data, dict):
         fail('The input must be a JSON object with "players".')
     unknown = set(data) - {"rules", "rules_overrides", "players"}
@@ -163,7 +129,7 @@ def score_command(
         fail('"players" must be a list of hands.')
     hands = [showing_from_json(p, f"player {i}") for i, p in enumerate(players, 1)]
     result = score(rules, hands)
-    _emit({"rules": rules.name, **showdown_to_json(result)})
+    emit({"rules": rules.name, **showdown_to_json(result)})
 
 
 # --------------------------------------------------------------------------------- rules
@@ -175,7 +141,7 @@ def rules_command(
     """List the presets, or show every setting of one."""
     if preset is None:
         if as_json:
-            _emit({name: r.to_dict() for name, r in PRESETS.items()})
+            emit({name: r.to_dict() for name, r in PRESETS.items()})
             return
         table = Table(title="Presets (thirteen rules NAME shows every setting)")
         table.add_column("preset", no_wrap=True, style="bold")
@@ -194,7 +160,7 @@ def rules_command(
         return
     rules = get_rules(preset)
     if as_json:
-        _emit(rules.to_dict())
+        emit(rules.to_dict())
         return
     table = Table(title=f"{rules.name}", show_lines=False)
     table.add_column("setting", style="bold")
@@ -273,7 +239,7 @@ def bench_command(
         with console.status(f"benchmark {name}…"):
             report = SUITES[name]()
         if as_json:
-            _emit(report.to_json())
+            emit(report.to_json())
             continue
         table = Table(title=f"benchmark: {name}", title_justify="left")
         table.add_column("what")

@@ -193,7 +193,8 @@ def _labelled(entries: tuple[tuple[str, int], ...], strength: int) -> int:
     return 0
 
 
-def _stays(rules: Rules, strengths: Rows3) -> bool:
+def stays_in_fantasyland(rules: Rules, strengths: Rows3) -> bool:
+    """Whether a clean setting with these row strengths meets the fantasyland stay rule."""
     for row, label in rules.fantasyland_stay:
         index = ROWS.index(row)
         if strengths[index] >= label_floor(label, 3 if row == "front" else 5):
@@ -201,11 +202,16 @@ def _stays(rules: Rules, strengths: Rows3) -> bool:
     return False
 
 
-def _fantasyland_next(rules: Rules, hand: SetHand, strengths: Rows3) -> int | None:
+def next_fantasyland(rules: Rules, strengths: Rows3, *, in_fantasyland: bool) -> int | None:
+    """Cards a clean (unfouled) setting earns in fantasyland next hand, or ``None``.
+
+    A player in fantasyland stays only through the stay rule (seed 001); anyone else enters with
+    a qualifying front, with as many cards as the best entry it meets.
+    """
     if not rules.fantasyland:
         return None
-    if hand.in_fantasyland:
-        if not _stays(rules, strengths):
+    if in_fantasyland:
+        if not stays_in_fantasyland(rules, strengths):
             return None
         if rules.fantasyland_repeat_cards is not None:
             return rules.fantasyland_repeat_cards
@@ -279,7 +285,7 @@ def evaluate_player(rules: Rules, hand: Showing, index: int = 0) -> PlayerResult
         None,
         0,
         fan,
-        _fantasyland_next(rules, hand, strengths),
+        next_fantasyland(rules, strengths, in_fantasyland=hand.in_fantasyland),
         0,
     )
 

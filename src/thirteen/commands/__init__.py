@@ -1,0 +1,1 @@
+"""Pieces of the ``thirteen`` command line, one module per job."""
