@@ -42,6 +42,16 @@ def test_trips_count_as_one_pair_and_quads_as_two() -> None:
     assert "six-pairs" in names(SIX_PAIRS_WITH_QUADS)
 
 
+def test_three_flushes_in_every_suit_shape() -> None:
+    assert "three-flushes" in names("2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah")  # 13 of a suit
+    assert "three-flushes" in names("2h 3h 4h 5h 6h 7h 8h 9h Th Jh 2s 3s 4s")  # 10 + 3
+    assert "three-flushes" not in names("2h 3h 4h 5h 6h 7h 8h 9h Th 2s 3s 4s 5s")  # 9 + 4
+    natural = check_natural("three-flushes", parse_cards("2h 3h 4h 5h 6h 7h 8h 9h Th Jh 2s 3s 4s"))
+    assert sorted(natural.front + natural.middle + natural.back) == sorted(
+        parse_cards("2h 3h 4h 5h 6h 7h 8h 9h Th Jh 2s 3s 4s")
+    )
+
+
 def test_three_flushes_with_eight_of_one_suit() -> None:
     assert "three-flushes" in names("2h 3h 4h 5h 6h 7h 8h 9h 2s 3s 4s 5s 7s")
     assert "three-flushes" not in names("2h 3h 4h 5h 6h 7h 8h 9h 2s 3s 4s 5s 7d")

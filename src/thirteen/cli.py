@@ -15,7 +15,9 @@ import typer
 from rich.table import Table
 
 from thirteen.commands.common import UsageError, console, emit, fail, load_json
+from thirteen.commands.simulate import simulate
 from thirteen.commands.solve import load_solvers, solve_app
+from thirteen.commands.verify import verify
 from thirteen.engine.cards import DECK, format_cards, parse_cards
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import category_name, describe, evaluate, lowball
@@ -35,6 +37,8 @@ app = typer.Typer(
 
 load_solvers()
 app.add_typer(solve_app, name="solve")
+app.command("simulate")(simulate)
+app.command("verify")(verify)
 
 
 # --------------------------------------------------------------------------------- eval

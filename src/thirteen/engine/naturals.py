@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations
 
 from thirteen.engine.cards import RANKS, Card, card_name, check_distinct, rank_of, suit_of
 from thirteen.engine.errors import RuleError
@@ -59,15 +59,19 @@ def _three_flushes(cards: Sequence[Card]) -> Natural | None:
     by_suit: dict[int, list[Card]] = {}
     for c in cards:
         by_suit.setdefault(suit_of(c), []).append(c)
-    for suits in product(by_suit, repeat=3):
-        need = Counter({suits[0]: 3}) + Counter({suits[1]: 5}) + Counter({suits[2]: 5})
-        if all(len(by_suit[s]) == n for s, n in need.items()):
-            pool = {s: sorted(v) for s, v in by_suit.items()}
-            back = [pool[suits[2]].pop() for _ in range(5)]
-            mid = [pool[suits[1]].pop() for _ in range(5)]
-            front = [pool[suits[0]].pop() for _ in range(3)]
-            return _ordered("three-flushes", front, mid, back)
-    return None
+    # Suit counts must split into 3 + 5 + 5: exactly one suit then has 3, 8 or 13 cards (the
+    # front's suit) and every other suit a multiple of five.
+    fronts = [g for g in by_suit.values() if len(g) % 5 == 3]
+    if len(fronts) != 1 or any(len(g) % 5 not in (0, 3) for g in by_suit.values()):
+        return None
+    front_group = sorted(fronts[0])
+    front, rest = front_group[:3], front_group[3:]
+    pool = sorted(rest + [c for g in by_suit.values() if g is not fronts[0] for c in g])
+    by_suit_rest: dict[int, list[Card]] = {}
+    for c in pool:
+        by_suit_rest.setdefault(suit_of(c), []).append(c)
+    fives = [g[i : i + 5] for g in by_suit_rest.values() for i in range(0, len(g), 5)]
+    return _ordered("three-flushes", front, fives[0], fives[1])
 
 
 def _straight_ranks(size: int) -> list[tuple[int, ...]]:
@@ -78,35 +82,38 @@ def _straight_ranks(size: int) -> list[tuple[int, ...]]:
 
 
 _STRAIGHTS5 = _straight_ranks(5)
-_STRAIGHTS3 = _straight_ranks(3)
+_STRAIGHTS3 = {tuple(sorted(s)) for s in _straight_ranks(3)}
 
 
-def _take(pool: dict[int, list[Card]], ranks: Sequence[int]) -> list[Card] | None:
-    if any(not pool.get(r) for r in ranks):
-        return None
+def _take(pool: dict[int, list[Card]], ranks: Sequence[int]) -> list[Card]:
     return [pool[r].pop() for r in ranks]
 
 
 def _three_straights(cards: Sequence[Card]) -> Natural | None:
-    counts = Counter(rank_of(c) for c in cards)
+    counts = [0] * 13
+    for c in cards:
+        counts[rank_of(c)] += 1
     for i, s1 in enumerate(_STRAIGHTS5):
+        if any(counts[r] == 0 for r in s1):
+            continue
+        for r in s1:
+            counts[r] -= 1
         for s2 in _STRAIGHTS5[i:]:
-            left = counts - Counter(s1) - Counter(s2)
-            if sum(left.values()) != 3 or any(
-                counts[r] < n for r, n in (Counter(s1) + Counter(s2)).items()
-            ):
-                continue
-            rest = tuple(sorted(left.elements()))
-            if any(sorted(s3) == list(rest) for s3 in _STRAIGHTS3):
-                pool: dict[int, list[Card]] = {}
-                for c in sorted(cards):
-                    pool.setdefault(rank_of(c), []).append(c)
-                a = _take(pool, s1)
-                b = _take(pool, s2)
-                front = _take(pool, rest)
-                if a is None or b is None or front is None:  # pragma: no cover - counts checked
-                    continue
-                return _ordered("three-straights", front, a, b)
+            if all(counts[r] > 0 for r in s2):
+                for r in s2:
+                    counts[r] -= 1
+                rest = tuple(r for r in range(13) for _ in range(counts[r]))
+                for r in s2:
+                    counts[r] += 1
+                if rest in _STRAIGHTS3:
+                    pool: dict[int, list[Card]] = {}
+                    for c in sorted(cards):
+                        pool.setdefault(rank_of(c), []).append(c)
+                    a = _take(pool, s1)
+                    b = _take(pool, s2)
+                    return _ordered("three-straights", _take(pool, rest), a, b)
+        for r in s1:
+            counts[r] += 1
     return None
 
 

@@ -1,0 +1,1 @@
+"""Bots and solvers: they import the engine only."""

@@ -1,0 +1,143 @@
+"""The arena: bots play whole hands on a real table, through views only.
+
+Used by ``thirteen simulate`` (random players), ``thirteen duel`` and the benchmarks. Each bot
+sees its seat's view and nothing else. With ``duplicate``, every deal is played once per
+rotation of the bots over the seats, on separate tables fed the same deck orders, so every bot
+gets every seat position's cards (seed 004's duplicate idea).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from thirteen.bots.base import Bot, legal_actions
+from thirteen.engine.actions import Sit, StartHand
+from thirteen.engine.cards import DECK
+from thirteen.engine.deck import SALT_BYTES, Deal, fresh_deal
+from thirteen.engine.rules import Rules
+from thirteen.engine.table import Phase, TableState, apply, deciders, new_table
+from thirteen.engine.views import view
+
+BIG_STACK = 10**15
+"""Arena stacks: large enough that settlement never caps a result (points are what we count)."""
+
+
+@dataclass
+class BotStats:
+    """What one bot did over the games it played."""
+
+    name: str
+    hands: int = 0
+    points: int = 0
+    fouls: int = 0
+    fantasylands_earned: int = 0
+    hands_in_fantasyland: int = 0
+    per_hand: list[int] = field(default_factory=list)
+    """Points per deal, summed over the tables the deal was played on."""
+
+    @property
+    def foul_rate(self) -> float:
+        return self.fouls / self.hands if self.hands else 0.0
+
+    @property
+    def fantasyland_rate(self) -> float:
+        return self.fantasylands_earned / self.hands if self.hands else 0.0
+
+
+@dataclass
+class ArenaResult:
+    deals: int
+    bots: list[BotStats]
+    seconds_engine: float
+    seconds_bots: float
+    seconds_total: float
+
+    @property
+    def hands_played(self) -> int:
+        return sum(b.hands for b in self.bots) // max(1, len(self.bots))
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands_played / self.seconds_total if self.seconds_total else 0.0
+
+
+def seeded_deal(rng: random.Random) -> Deal:
+    """A deal drawn from ``rng`` (reproducible; tests and benchmarks only)."""
+    order = list(DECK)
+    rng.shuffle(order)
+    return Deal.from_order(order, [rng.randbytes(SALT_BYTES) for _ in range(52)])
+
+
+def _seat_table(rules: Rules, players: int) -> TableState:
+    state = new_table(rules, seats=players, max_buy_in=BIG_STACK)
+    for seat in range(players):
+        state, _ = apply(state, Sit(seat=seat, player=f"seat{seat}", stack=BIG_STACK))
+    return state
+
+
+def play(
+    rules: Rules,
+    bots: Sequence[Bot],
+    deals: int,
+    *,
+    seed: int | None = None,
+    budget: float = 1.0,
+    duplicate: bool = False,
+    on_deal: Callable[[int], None] | None = None,
+) -> ArenaResult:
+    """Play ``deals`` deals with ``bots[i]`` in seat ``i`` (rotated over seats if ``duplicate``)."""
+    n = len(bots)
+    if not 2 <= n <= rules.max_players:
+        raise ValueError(f"{rules.name} needs 2 to {rules.max_players} players, not {n}.")
+    rng = random.Random(seed) if seed is not None else None
+    rotations = list(range(n)) if duplicate else [0]
+    tables = [_seat_table(rules, n) for _ in rotations]
+    clocks = [0.0 for _ in rotations]
+    stats = [BotStats(bot.name) for bot in bots]
+    engine = bots_time = 0.0
+    started = time.perf_counter()
+    for number in range(deals):
+        deal = seeded_deal(rng) if rng is not None else fresh_deal()
+        deal_points = [0] * n
+        for t, shift in enumerate(rotations):
+            seat_bot = [(seat + shift) % n for seat in range(n)]  # which bot sits where
+            state, clock = tables[t], clocks[t]
+            tick = time.perf_counter()
+            clock = max(clock, state.next_deal_at or clock)
+            state, _ = apply(state, StartHand(deal=deal, at=clock))
+            engine += time.perf_counter() - tick
+            while state.phase == Phase.PLAYING:
+                tick = time.perf_counter()
+                due = deciders(state)
+                seat = min(due, key=lambda s: (due[s] or 0.0, s))
+                seat_view = view(state, seat)
+                legal = legal_actions(seat_view)
+                mid = time.perf_counter()
+                action = bots[seat_bot[seat]].choose(seat_view, legal, budget)
+                after = time.perf_counter()
+                clock += 1.0
+                state, _ = apply(state, replace(action, at=clock))
+                done = time.perf_counter()
+                engine += (mid - tick) + (done - after)
+                bots_time += after - mid
+            hand = state.hand
+            assert hand is not None
+            assert hand.result is not None
+            for board, player in zip(hand.boards, hand.result.players, strict=True):
+                s = stats[seat_bot[board.seat]]
+                s.hands += 1
+                s.points += player.total
+                s.fouls += player.foul
+                s.fantasylands_earned += player.fantasyland_cards is not None
+                s.hands_in_fantasyland += board.in_fantasyland
+                deal_points[seat_bot[board.seat]] += player.total
+            tables[t], clocks[t] = state, clock
+        for i, points in enumerate(deal_points):
+            stats[i].per_hand.append(points)
+        if on_deal is not None:
+            on_deal(number + 1)
+    total = time.perf_counter() - started
+    return ArenaResult(deals, stats, engine, bots_time, total)

@@ -1,0 +1,220 @@
+"""Actions: everything anyone can ask of a table, as frozen data.
+
+Time is an input: every action carries ``at``, the server's clock in seconds when it was
+submitted. The engine never reads a clock; deadlines in the state are compared with ``at``.
+
+Actions have a JSON form (:func:`action_to_json` / :func:`action_from_json`) used by hand
+histories and by the server's protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from thirteen.engine.cards import Card, format_cards
+from thirteen.engine.deck import Deal
+from thirteen.engine.errors import RuleError
+from thirteen.engine.notation import cards_from_json
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sit:
+    """Take a free seat with a buy-in (whole minor units of money)."""
+
+    seat: int
+    player: str
+    stack: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Leave:
+    """Leave the table: at once between hands, after the hand when dealt in."""
+
+    seat: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class SitOut:
+    """Stop being dealt in (from the next hand on)."""
+
+    seat: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class SitIn:
+    """Come back from sit-out; dealt in from the next hand."""
+
+    seat: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartHand:
+    """The dealer's chance step: a new deal with this deck (see :mod:`thirteen.engine.deck`)."""
+
+    deal: Deal
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetHand:
+    """Set all 13 cards at once: Chinese Poker, or a fantasyland hand (the rest is discarded)."""
+
+    seat: int
+    front: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    back: tuple[Card, ...]
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Place:
+    """Play an OFC street: the cards added to each row, and the discards (pineapple)."""
+
+    seat: int
+    front: tuple[Card, ...] = ()
+    middle: tuple[Card, ...] = ()
+    back: tuple[Card, ...] = ()
+    discard: tuple[Card, ...] = ()
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclareNatural:
+    """Declare a natural instead of setting (Chinese Poker, before anything is set)."""
+
+    seat: int
+    natural: str
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Surrender:
+    """Give up the hand: it is shown face down and pays each opponent still in the hand."""
+
+    seat: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Timeout:
+    """A deadline passed: the table moves for the seat (and sits it out after the hand), or,
+    for a seat sitting out too long, unseats it."""
+
+    seat: int
+    at: float = 0.0
+
+
+Action = (
+    Sit
+    | Leave
+    | SitOut
+    | SitIn
+    | StartHand
+    | SetHand
+    | Place
+    | DeclareNatural
+    | Surrender
+    | Timeout
+)
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    "sit": Sit,
+    "leave": Leave,
+    "sit_out": SitOut,
+    "sit_in": SitIn,
+    "start_hand": StartHand,
+    "set_hand": SetHand,
+    "place": Place,
+    "declare_natural": DeclareNatural,
+    "surrender": Surrender,
+    "time_out": Timeout,
+}
+ACTION_NAMES: dict[type[Action], str] = {v: k for k, v in ACTION_TYPES.items()}
+_CARD_FIELDS = ("front", "middle", "back", "discard")
+
+
+def action_name(action: Action) -> str:
+    return ACTION_NAMES[type(action)]
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The JSON form: ``{"type": "place", "seat": 1, "back": "As Kd", …}``."""
+    out: dict[str, Any] = {"type": action_name(action)}
+    for f in fields(action):
+        value = getattr(action, f.name)
+        if f.name in _CARD_FIELDS:
+            out[f.name] = format_cards(value)
+        elif isinstance(value, Deal):
+            out["deck"] = format_cards(value.order)
+            out["salts"] = [s.hex() for s in value.salts]
+        else:
+            out[f.name] = value
+    return out
+
+
+def _bad(message: str) -> RuleError:
+    return RuleError("bad_action", message)
+
+
+def action_from_json(data: Any) -> Action:
+    """An action from its JSON form; a :class:`RuleError` says what is wrong with it."""
+    if not isinstance(data, dict):
+        raise _bad("An action must be an object with a type.")
+    kind = data.get("type")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise _bad(f"Unknown action type {kind!r}; types: {', '.join(ACTION_TYPES)}.")
+    names = {f.name for f in fields(cls)}
+    given = set(data) - {"type"}
+    if cls is StartHand:
+        names = (names - {"deal"}) | {"deck", "salts"}
+    unknown = given - names
+    if unknown:
+        raise _bad(f"A {kind} action has no field {sorted(unknown)[0]!r}.")
+    values: dict[str, Any] = {}
+    for name in given:
+        value = data[name]
+        if name in _CARD_FIELDS:
+            values[name] = tuple(cards_from_json(value, f"{kind} {name}"))
+        elif name == "seat" or name == "stack":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _bad(f"{name} must be a whole number.")
+            values[name] = value
+        elif name == "at":
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise _bad("at must be a number of seconds.")
+            values[name] = float(value)
+        elif name in ("player", "natural"):
+            if not isinstance(value, str) or not value:
+                raise _bad(f"{name} must be a non-empty text.")
+            values[name] = value
+    if cls is StartHand:
+        deck = cards_from_json(data.get("deck"), "start_hand deck")
+        salts_raw = data.get("salts")
+        if not isinstance(salts_raw, list) or not all(isinstance(s, str) for s in salts_raw):
+            raise _bad("salts must be a list of hex strings.")
+        try:
+            salts = [bytes.fromhex(s) for s in salts_raw]
+        except ValueError:
+            raise _bad("salts must be hex strings.") from None
+        values.pop("deck", None)
+        values.pop("salts", None)
+        values["deal"] = Deal.from_order(deck, salts)
+    missing = {f.name for f in fields(cls) if f.name not in values} - {
+        "at",
+        "front",
+        "middle",
+        "back",
+        "discard",
+    }
+    if missing:
+        raise _bad(f"A {kind} action needs {', '.join(sorted(missing))}.")
+    try:
+        return cls(**values)
+    except TypeError as e:  # pragma: no cover - every field is checked above
+        raise _bad(str(e)) from None

@@ -1,0 +1,112 @@
+"""Decks and their commitments: a fair deal anyone can check without revealing hidden cards.
+
+Each deal uses a fresh full-deck shuffle from the operating system's cryptographic source
+(:func:`fresh_deal`; nothing seeds it), or an injected order for tests, replays and duplicate
+deals. Before the first card the table publishes a **commitment**: every deck position ``i`` gets
+its own random salt and a leaf ``SHA-256(salt_i ‖ i ‖ card_i)``, and the commitment is
+``SHA-256(leaf_0 ‖ … ‖ leaf_51)``. After the hand, a viewer is given the *openings* (position,
+card, salt) of exactly the cards they may see, plus every leaf digest: they can check each opened
+card against the commitment, while discards and surrendered hands stay hidden (RULES §4.1, §2.8).
+The full history opens all 52 positions.
+
+>>> deal = Deal.from_order(list(range(52)), salts=[bytes(16)] * 52)
+>>> verify_openings(deal.commitment, deal.leaves(), deal.openings(range(3)))
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from thirteen.engine.cards import DECK, Card, format_cards
+from thirteen.engine.errors import CardError
+
+SALT_BYTES = 16
+
+
+def leaf_digest(position: int, card: Card, salt: bytes) -> bytes:
+    """The commitment leaf of one deck position."""
+    return hashlib.sha256(salt + bytes((position, card))).digest()
+
+
+def root_digest(leaves: Sequence[bytes]) -> str:
+    """The commitment over all leaves, as hex."""
+    return hashlib.sha256(b"".join(leaves)).hexdigest()
+
+
+@dataclass(frozen=True)
+class Opening:
+    """One revealed deck position: its card and the salt that proves it."""
+
+    position: int
+    card: Card
+    salt: bytes
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A deck order with its salts; :attr:`commitment` is what the table publishes."""
+
+    order: tuple[Card, ...]
+    salts: tuple[bytes, ...]
+
+    @classmethod
+    def from_order(cls, order: Sequence[Card], salts: Sequence[bytes] | None = None) -> Deal:
+        """A deal from an injected order (tests, replays, duplicate tables).
+
+        Without ``salts``, fresh random salts are drawn (the order is fixed, the commitment is
+        still unguessable). Raises :class:`CardError` unless ``order`` is a full deck.
+        """
+        order = tuple(order)
+        if sorted(order) != list(DECK):
+            raise CardError("bad_deck", "A deck order must hold each of the 52 cards once.")
+        if salts is None:
+            salts = [secrets.token_bytes(SALT_BYTES) for _ in range(52)]
+        salts = tuple(salts)
+        if len(salts) != 52 or any(len(s) != SALT_BYTES for s in salts):
+            raise CardError("bad_deck", f"A deal needs 52 salts of {SALT_BYTES} bytes each.")
+        return cls(order, salts)
+
+    def leaves(self) -> tuple[bytes, ...]:
+        return self._leaves
+
+    @cached_property
+    def _leaves(self) -> tuple[bytes, ...]:
+        pairs = zip(self.order, self.salts, strict=True)
+        return tuple(leaf_digest(i, c, s) for i, (c, s) in enumerate(pairs))
+
+    @cached_property
+    def commitment(self) -> str:
+        return root_digest(self._leaves)
+
+    def openings(self, positions: Iterable[int]) -> tuple[Opening, ...]:
+        """Openings of some positions, in position order."""
+        return tuple(Opening(p, self.order[p], self.salts[p]) for p in sorted(set(positions)))
+
+    def __repr__(self) -> str:  # never print a live deck by accident in full
+        return f"Deal(commitment={self.commitment[:16]}…)"
+
+    def describe(self) -> str:
+        return format_cards(self.order)
+
+
+def fresh_deal() -> Deal:
+    """A fresh shuffle from the OS's cryptographic source, with fresh salts (nothing seeds it)."""
+    rng = secrets.SystemRandom()
+    order = list(DECK)
+    rng.shuffle(order)
+    return Deal.from_order(order)
+
+
+def verify_openings(commitment: str, leaves: Sequence[bytes], openings: Iterable[Opening]) -> bool:
+    """Whether the leaves make the commitment and every opening matches its leaf."""
+    if len(leaves) != 52 or root_digest(leaves) != commitment:
+        return False
+    return all(
+        0 <= o.position < 52 and leaf_digest(o.position, o.card, o.salt) == leaves[o.position]
+        for o in openings
+    )

@@ -1,0 +1,194 @@
+"""Events: what happened, as frozen data in the past tense.
+
+``apply`` returns the events an action caused. Some carry cards only one seat may see
+(``private_to``); :func:`redact` gives the form another viewer may receive.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from thirteen.engine.cards import Card, format_cards
+
+Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+
+
+@dataclass(frozen=True)
+class PlayerSat:
+    seat: int
+    player: str
+    stack: int
+
+
+@dataclass(frozen=True)
+class PlayerLeft:
+    """A player left; ``stack`` goes back to their account."""
+
+    seat: int
+    player: str
+    stack: int
+    reason: str  # "asked", "sat out too long"
+
+
+@dataclass(frozen=True)
+class PlayerSatOut:
+    seat: int
+    reason: str  # "asked", "timed out", "no chips"
+
+
+@dataclass(frozen=True)
+class PlayerSatIn:
+    seat: int
+
+
+@dataclass(frozen=True)
+class HandStarted:
+    number: int
+    button: int
+    seats: tuple[int, ...]
+    """Seats dealt in, in dealing order (from the left of the button)."""
+    commitment: str
+    fantasyland: tuple[tuple[int, int], ...]
+    """(seat, cards) of every player playing this hand in fantasyland."""
+
+
+@dataclass(frozen=True)
+class CardsDealt:
+    seat: int
+    street: int
+    cards: tuple[Card, ...]
+    private_to: int | None = None
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    seats: tuple[int, ...]
+    street: int
+    deadline: float
+
+
+@dataclass(frozen=True)
+class CardsPlaced:
+    seat: int
+    street: int
+    front: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    back: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class CardsDiscarded:
+    seat: int
+    cards: tuple[Card, ...]
+    private_to: int | None = None
+
+
+@dataclass(frozen=True)
+class HandSet:
+    """A player finished setting face down (Chinese Poker, fantasyland)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class NaturalDeclared:
+    seat: int
+    natural: str
+    front: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    back: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class HandSurrendered:
+    seat: int
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    seat: int
+
+
+@dataclass(frozen=True)
+class HandRevealed:
+    seat: int
+    front: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    back: tuple[Card, ...]
+    foul: bool
+
+
+@dataclass(frozen=True)
+class HandScored:
+    """Points by seat (``totals``) and ``matrix[i][j]`` by dealing position."""
+
+    seats: tuple[int, ...]
+    totals: tuple[int, ...]
+    matrix: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class HandSettled:
+    """Money moved by seat, capped by stacks (RULES §5), and the stacks after."""
+
+    seats: tuple[int, ...]
+    deltas: tuple[int, ...]
+    stacks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FantasylandEarned:
+    seat: int
+    cards: int
+
+
+Event = (
+    PlayerSat
+    | PlayerLeft
+    | PlayerSatOut
+    | PlayerSatIn
+    | HandStarted
+    | CardsDealt
+    | TurnStarted
+    | CardsPlaced
+    | CardsDiscarded
+    | HandSet
+    | NaturalDeclared
+    | HandSurrendered
+    | TimedOut
+    | HandRevealed
+    | HandScored
+    | HandSettled
+    | FantasylandEarned
+)
+
+
+def redact(event: Event, viewer: int | None) -> Event | None:
+    """The event as ``viewer`` (a seat, or ``None`` for a spectator) may see it.
+
+    Private cards of other seats are removed: dealt cards keep only their count, discards
+    disappear entirely.
+    """
+    if isinstance(event, CardsDealt) and event.private_to is not None:
+        if viewer == event.private_to:
+            return event
+        return dataclasses.replace(event, cards=(-1,) * len(event.cards))
+    if isinstance(event, CardsDiscarded) and event.private_to is not None:
+        return event if viewer == event.private_to else None
+    return event
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """``{"event": "CardsPlaced", …}`` with cards as text (hidden cards as ``"??"``)."""
+    out: dict[str, Any] = {"event": type(event).__name__}
+    for f in dataclasses.fields(event):
+        value = getattr(event, f.name)
+        if f.name in ("cards", "front", "middle", "back"):
+            out[f.name] = " ".join("??" if c < 0 else format_cards([c]) for c in value)
+        elif isinstance(value, tuple):
+            out[f.name] = [list(v) if isinstance(v, tuple) else v for v in value]
+        else:
+            out[f.name] = value
+    return out

@@ -1,0 +1,260 @@
+"""What each viewer may know: ``view(state, seat)`` and the spectator's ``view(state, None)``.
+
+A view never holds the deck, another player's unplaced cards or discards, a Chinese Poker hand
+or a fantasyland board before the showdown, or a surrendered hand (RULES §2–§5). It is the only
+thing a server sends; :func:`view_to_json` is its wire form.
+
+>>> from thirteen.engine.rules import get_rules
+>>> from thirteen.engine.table import new_table
+>>> view_to_json(view(new_table(get_rules("ofc")), None))["phase"]
+'waiting'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from thirteen.engine.cards import Card, format_cards
+from thirteen.engine.naturals import find_naturals
+from thirteen.engine.table import ROW_CAPACITY, Board, Phase, TableState, deciders
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    player: str
+    stack: int
+    sitting_out: bool
+    leaving: bool
+    fantasyland_next: int | None
+    """Cards this player will get in fantasyland on their next hand (public knowledge)."""
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A player's hand as the viewer sees it. Hidden rows are empty with ``face_down`` set."""
+
+    seat: int
+    position: int
+    front: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    back: tuple[Card, ...]
+    face_down: bool
+    """The player has set cards the viewer may not see yet (or ever, if surrendered)."""
+    cards_dealt: int
+    cards_unplayed: int
+    cards_discarded: int
+    street: int
+    fantasyland: int | None
+    outcome: str
+    natural: str | None
+    deadline: float | None
+    timed_out: bool
+
+
+@dataclass(frozen=True)
+class MyCards:
+    """What only the viewing player knows: cards to play, own discards, naturals held."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    front: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    back: tuple[Card, ...]
+    naturals: tuple[str, ...]
+    must_act: bool
+    deadline: float | None
+    mode: str
+    """``"street"``: play the cards with ``place``; ``"set"``: set 13 at once (``set_hand``)."""
+    discard_now: int
+    room: tuple[int, int, int]
+    can_surrender: bool
+
+
+@dataclass(frozen=True)
+class PlayerResultView:
+    seat: int
+    total: int
+    money: int
+    foul: bool
+    royalties: int
+    fan: int
+    natural: str | None
+    surrendered: bool
+    fantasyland_next: int | None
+    against: tuple[tuple[int, int], ...]
+    """(opponent seat, units won from them)."""
+
+
+@dataclass(frozen=True)
+class HandView:
+    number: int
+    button: int
+    commitment: str
+    street: int
+    to_act: tuple[tuple[int, float | None], ...]
+    boards: tuple[BoardView, ...]
+    me: MyCards | None
+    results: tuple[PlayerResultView, ...] | None
+
+
+@dataclass(frozen=True)
+class TableView:
+    viewer: int | None
+    rules: str
+    state_id: int
+    phase: str
+    clock: float
+    button: int | None
+    next_deal_at: float | None
+    seats: tuple[SeatView | None, ...]
+    hand: HandView | None
+
+
+def _rows_visible(state: TableState, board: Board, viewer: int | None) -> bool:
+    if viewer == board.seat:
+        return True
+    if board.outcome == "surrendered":
+        return False
+    if board.outcome == "natural":
+        return True
+    showdown = state.phase == Phase.SHOWDOWN
+    if not state.rules.is_ofc or board.in_fantasyland:
+        return showdown
+    return True  # OFC street cards are face up once played
+
+
+def _board_view(state: TableState, board: Board, viewer: int | None) -> BoardView:
+    visible = _rows_visible(state, board, viewer)
+    has_hidden = bool(board.placed) and not visible
+    return BoardView(
+        seat=board.seat,
+        position=board.position,
+        front=board.front if visible else (),
+        middle=board.middle if visible else (),
+        back=board.back if visible else (),
+        face_down=has_hidden or (board.outcome == "surrendered" and viewer != board.seat),
+        cards_dealt=len(board.dealt),
+        cards_unplayed=len(board.pending),
+        cards_discarded=len(board.discards),
+        street=board.street,
+        fantasyland=board.fantasyland,
+        outcome=board.outcome,
+        natural=board.natural,
+        deadline=board.deadline,
+        timed_out=board.timed_out,
+    )
+
+
+def _my_cards(state: TableState, board: Board) -> MyCards:
+    rules = state.rules
+    must = board.seat in deciders(state)
+    naturals: tuple[str, ...] = ()
+    if must and not rules.is_ofc and len(board.pending) == 13 and rules.natural_payouts:
+        naturals = tuple(
+            n.name for n in find_naturals(board.pending) if rules.natural_payout(n.name) is not None
+        )
+    ofc_street = rules.is_ofc and not board.in_fantasyland
+    return MyCards(
+        seat=board.seat,
+        cards=board.pending,
+        discards=board.discards,
+        front=board.front,
+        middle=board.middle,
+        back=board.back,
+        naturals=naturals,
+        must_act=must,
+        deadline=board.deadline if must else None,
+        mode="street" if ofc_street else "set",
+        discard_now=(rules.discards_per_street if board.street > 0 else 0) if ofc_street else 0,
+        room=(
+            ROW_CAPACITY["front"] - len(board.front),
+            ROW_CAPACITY["middle"] - len(board.middle),
+            ROW_CAPACITY["back"] - len(board.back),
+        ),
+        can_surrender=must and rules.surrender,
+    )
+
+
+def _results(state: TableState) -> tuple[PlayerResultView, ...] | None:
+    hand = state.hand
+    if hand is None or hand.result is None or hand.settlement is None:
+        return None
+    seats = [b.seat for b in hand.boards]
+    out = []
+    for i, (board, player) in enumerate(zip(hand.boards, hand.result.players, strict=True)):
+        out.append(
+            PlayerResultView(
+                seat=board.seat,
+                total=player.total,
+                money=hand.settlement[i],
+                foul=player.foul,
+                royalties=player.royalties,
+                fan=player.fan,
+                natural=board.natural,
+                surrendered=player.surrendered,
+                fantasyland_next=player.fantasyland_cards,
+                against=tuple(
+                    (seats[j], hand.result.matrix[i][j]) for j in range(len(seats)) if j != i
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def view(state: TableState, viewer: int | None) -> TableView:
+    """The table as seat ``viewer`` (or a spectator, ``None``) may see it."""
+    seats = tuple(
+        None
+        if s is None
+        else SeatView(i, s.player, s.stack, s.sitting_out, s.leaving, s.fantasyland)
+        for i, s in enumerate(state.seats)
+    )
+    hand_view = None
+    hand = state.hand
+    if hand is not None:
+        mine = hand.board_of(viewer) if viewer is not None else None
+        hand_view = HandView(
+            number=hand.number,
+            button=hand.button,
+            commitment=hand.deal.commitment,
+            street=hand.street,
+            to_act=tuple(sorted(deciders(state).items())),
+            boards=tuple(_board_view(state, b, viewer) for b in hand.boards),
+            me=_my_cards(state, mine) if mine is not None else None,
+            results=_results(state),
+        )
+    return TableView(
+        viewer=viewer,
+        rules=state.rules.name,
+        state_id=state.state_id,
+        phase=state.phase.value,
+        clock=state.clock,
+        button=state.button,
+        next_deal_at=state.next_deal_at,
+        seats=seats,
+        hand=hand_view,
+    )
+
+
+_CARD_FIELDS = {"front", "middle", "back", "cards", "discards"}
+
+
+def _to_json(value: Any, name: str = "") -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name), f.name) for f in dataclasses.fields(value)}
+    if name in _CARD_FIELDS and isinstance(value, tuple):
+        return format_cards(value)
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def view_to_json(table_view: TableView) -> dict[str, Any]:
+    """A view as JSON-ready data, cards as text (``"As Kd"``)."""
+    out = _to_json(table_view)
+    assert isinstance(out, dict)
+    return out
