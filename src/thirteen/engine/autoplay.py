@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import combinations, product
 
 from thirteen.engine.actions import Action, Place, SetHand
@@ -92,19 +93,27 @@ def street_placements(rules: Rules, board: Board) -> list[Placement]:
     return placements(board.pending, room, discards)
 
 
+@cache
+def _assignments(count: int, room: tuple[int, int, int]) -> tuple[tuple[int, ...], ...]:
+    """Every way to send ``count`` cards to rows 0/1/2 without overfilling ``room``."""
+    return tuple(
+        rows
+        for rows in product(range(3), repeat=count)
+        if rows.count(0) <= room[0] and rows.count(1) <= room[1] and rows.count(2) <= room[2]
+    )
+
+
 def placements(cards: Sequence[Card], room: Sequence[int], discards: int) -> list[Placement]:
     """Every way to put ``cards`` into rows with this much ``room``, discarding ``discards``."""
     out: list[Placement] = []
+    room3 = (room[0], room[1], room[2])
     for discard in combinations(cards, discards):
         keep = [c for c in cards if c not in discard]
-        for rows in product(range(3), repeat=len(keep)):
-            counts = Counter(rows)
-            if any(counts[r] > room[r] for r in range(3)):
-                continue
-            split: list[list[Card]] = [[], [], []]
+        for rows in _assignments(len(keep), room3):
+            split: tuple[list[Card], list[Card], list[Card]] = ([], [], [])
             for card, row in zip(keep, rows, strict=True):
                 split[row].append(card)
-            out.append((tuple(split[0]), tuple(split[1]), tuple(split[2]), tuple(discard)))
+            out.append((tuple(split[0]), tuple(split[1]), tuple(split[2]), discard))
     return out
 
 
