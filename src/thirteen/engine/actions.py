@@ -205,16 +205,8 @@ def action_from_json(data: Any) -> Action:
         values.pop("deck", None)
         values.pop("salts", None)
         values["deal"] = Deal.from_order(deck, salts)
-    missing = {f.name for f in fields(cls) if f.name not in values} - {
-        "at",
-        "front",
-        "middle",
-        "back",
-        "discard",
-    }
+    optional = {"at"} | (set(_CARD_FIELDS) if cls is Place else set())
+    missing = {f.name for f in fields(cls) if f.name not in values} - optional
     if missing:
         raise _bad(f"A {kind} action needs {', '.join(sorted(missing))}.")
-    try:
-        return cls(**values)
-    except TypeError as e:  # pragma: no cover - every field is checked above
-        raise _bad(str(e)) from None
+    return cls(**values)
