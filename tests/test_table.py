@@ -449,3 +449,62 @@ def test_illegal_actions_change_nothing() -> None:
     assert t.state_id == before.state_id
     t2, _ = run(t, auto_action(t, 1))
     assert t2.state_id == t.state_id + 1
+
+
+def test_several_players_in_fantasyland_at_once() -> None:
+    rules = get_rules("ofc")
+    second = "Kc Ks 2d 2c 2s 3c 4h 4d 6c 6h 8c Jd Js"  # plays to KK3 / 66 44 8 / 222 JJ
+    t = deal(table_with(rules, ["ann", "bob"]), stacked(rules, [FL_ENTRY, second]))
+    mine = [
+        ("front", "2h"),
+        ("middle", "9s"),
+        ("middle", "9h"),
+        ("middle", "5c"),
+        ("middle", "5d"),
+        ("middle", "7s"),
+        ("back", "Kd"),
+        ("back", "Kh"),
+    ]
+    theirs = [
+        ("front", "3c"),
+        ("middle", "4h"),
+        ("middle", "4d"),
+        ("middle", "6c"),
+        ("middle", "6h"),
+        ("middle", "8c"),
+        ("back", "Jd"),
+        ("back", "Js"),
+    ]
+    t, _ = run(
+        t,
+        Place(seat=1, front=c("Qs Qd"), back=c("As Ad Ac")),
+        Place(seat=0, front=c("Kc Ks"), back=c("2d 2c 2s")),
+    )
+    for (row1, card1), (row0, card0) in zip(mine, theirs, strict=True):
+        t, _ = run(t, Place(seat=1, **{row1: c(card1)}), Place(seat=0, **{row0: c(card0)}))  # type: ignore[arg-type]
+    assert t.phase == Phase.SHOWDOWN
+    assert [s.fantasyland for s in t.seats if s] == [13, 13]
+    t, events = run(t, StartHand(deal=stacked(rules, []), at=t.next_deal_at or 0))
+    started = next(e for e in events if isinstance(e, HandStarted))
+    assert started.fantasyland == ((1, 13), (0, 13))
+    assert sorted(deciders(t)) == [0, 1]
+    assert t.hand is not None
+    assert all(len(b.pending) == 13 for b in t.hand.boards)
+    t = finish_with_auto(t)
+    assert t.phase == Phase.SHOWDOWN
+    assert t.hand is not None
+    assert t.hand.result is not None
+    assert sum(t.hand.result.totals) == 0
+
+
+def test_fresh_deals_are_full_decks_with_unpredictable_commitments() -> None:
+    from thirteen.engine.deck import fresh_deal, verify_openings
+
+    deals = [fresh_deal() for _ in range(5)]
+    assert all(sorted(d.order) == list(range(52)) for d in deals)
+    assert len({d.commitment for d in deals}) == 5
+    assert len({d.order for d in deals}) == 5
+    d = deals[0]
+    assert verify_openings(d.commitment, d.leaves(), d.openings(range(52)))
+    assert "commitment" in repr(d)
+    assert len(repr(d)) < 60  # a live deck is never printed by accident

@@ -51,7 +51,7 @@ class HandStarted:
     """Seats dealt in, in dealing order (from the left of the button)."""
     commitment: str
     fantasyland: tuple[tuple[int, int], ...]
-    """(seat, cards) of every player playing this hand in fantasyland."""
+    """(seat, cards) of every player playing this hand in fantasyland, in dealing order."""
 
 
 @dataclass(frozen=True)

@@ -436,7 +436,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
             button,
             tuple(order),
             action.deal.commitment,
-            tuple((seat, cards) for seat, cards in fl_seats.items()),
+            tuple((seat, fl_seats[seat]) for seat in order if seat in fl_seats),
         )
     )
     for b in boards:
