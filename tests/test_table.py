@@ -248,20 +248,22 @@ def test_pineapple_discards_are_hidden_from_everyone_else() -> None:
 FL_ENTRY = "Qs Qd As Ad Ac 2h 9s 9h 5c 5d 7s Kd Kh"  # plays to QQ / 99 55 / AAA KK
 
 
+FL_ENTRY_STREETS = [
+    ("front", "2h"),
+    ("middle", "9s"),
+    ("middle", "9h"),
+    ("middle", "5c"),
+    ("middle", "5d"),
+    ("middle", "7s"),
+    ("back", "Kd"),
+    ("back", "Kh"),
+]
+
+
 def play_entry_hand(t: TableState) -> TableState:
     t, _ = run(t, Place(seat=1, front=c("Qs Qd"), back=c("As Ad Ac")))
-    plan = [
-        ("front", "2h"),
-        ("middle", "9s"),
-        ("middle", "9h"),
-        ("middle", "5c"),
-        ("middle", "5d"),
-        ("middle", "7s"),
-        ("back", "Kd"),
-        ("back", "Kh"),
-    ]
     t, _ = run(t, auto_action(t, 0))
-    for row, card in plan:
+    for row, card in FL_ENTRY_STREETS:
         t, _ = run(t, Place(seat=1, **{row: c(card)}))  # type: ignore[arg-type]
         t, _ = run(t, auto_action(t, 0))
     return t
@@ -455,16 +457,7 @@ def test_several_players_in_fantasyland_at_once() -> None:
     rules = get_rules("ofc")
     second = "Kc Ks 2d 2c 2s 3c 4h 4d 6c 6h 8c Jd Js"  # plays to KK3 / 66 44 8 / 222 JJ
     t = deal(table_with(rules, ["ann", "bob"]), stacked(rules, [FL_ENTRY, second]))
-    mine = [
-        ("front", "2h"),
-        ("middle", "9s"),
-        ("middle", "9h"),
-        ("middle", "5c"),
-        ("middle", "5d"),
-        ("middle", "7s"),
-        ("back", "Kd"),
-        ("back", "Kh"),
-    ]
+    mine = FL_ENTRY_STREETS
     theirs = [
         ("front", "3c"),
         ("middle", "4h"),

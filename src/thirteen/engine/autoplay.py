@@ -20,7 +20,7 @@ from thirteen.engine.evaluate import evaluate3, evaluate5
 from thirteen.engine.naturals import greedy_setting
 from thirteen.engine.rules import Rules
 from thirteen.engine.scoring import is_foul, row_strengths
-from thirteen.engine.table import ROW_CAPACITY, Board, TableState, deciders
+from thirteen.engine.table import ROW_CAPACITY, Board, TableState, deciders, discards_due
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 ROW_NAMES = ("front", "middle", "back")
@@ -84,13 +84,7 @@ Placement = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Ca
 
 def street_placements(rules: Rules, board: Board) -> list[Placement]:
     """Every legal ``(front, middle, back, discard)`` for the street ``board`` must play."""
-    discards = rules.discards_per_street if board.street > 0 else 0
-    room = (
-        ROW_CAPACITY["front"] - len(board.front),
-        ROW_CAPACITY["middle"] - len(board.middle),
-        ROW_CAPACITY["back"] - len(board.back),
-    )
-    return placements(board.pending, room, discards)
+    return placements(board.pending, board.room, discards_due(rules, board))
 
 
 @cache

@@ -155,6 +155,11 @@ class Board:
     def in_fantasyland(self) -> bool:
         return self.fantasyland is not None
 
+    @property
+    def room(self) -> tuple[int, int, int]:
+        """Free places in front, middle and back."""
+        return (3 - len(self.front), 5 - len(self.middle), 5 - len(self.back))
+
 
 @dataclass(frozen=True)
 class HandState:
@@ -653,6 +658,11 @@ def _place(state: TableState, now: float, action: Action) -> tuple[TableState, l
     return _after_decision(_replace_board(state, index, new_board), now, events)
 
 
+def discards_due(rules: Rules, board: Board) -> int:
+    """Cards ``board`` must discard on the street it is playing (none on the first)."""
+    return rules.discards_per_street if board.street > 0 else 0
+
+
 def placement_problem(
     rules: Rules,
     board: Board,
@@ -662,7 +672,7 @@ def placement_problem(
     discard: Sequence[Card],
 ) -> str | None:
     """Why this street placement is not allowed, or ``None`` when it is."""
-    wanted_discards = rules.discards_per_street if board.street > 0 else 0
+    wanted_discards = discards_due(rules, board)
     if len(discard) != wanted_discards:
         return (
             f"Discard {wanted_discards} card{'s' if wanted_discards != 1 else ''} this street, "
@@ -840,6 +850,7 @@ __all__ = [
     "apply",
     "dealt_in_next",
     "deciders",
+    "discards_due",
     "new_table",
     "next_deadline",
     "placement_problem",

@@ -18,7 +18,7 @@ from typing import Any
 
 from thirteen.engine.cards import Card, format_cards
 from thirteen.engine.naturals import find_naturals
-from thirteen.engine.table import ROW_CAPACITY, Board, Phase, TableState, deciders
+from thirteen.engine.table import Board, Phase, TableState, deciders, discards_due
 
 
 @dataclass(frozen=True)
@@ -169,12 +169,8 @@ def _my_cards(state: TableState, board: Board) -> MyCards:
         must_act=must,
         deadline=board.deadline if must else None,
         mode="street" if ofc_street else "set",
-        discard_now=(rules.discards_per_street if board.street > 0 else 0) if ofc_street else 0,
-        room=(
-            ROW_CAPACITY["front"] - len(board.front),
-            ROW_CAPACITY["middle"] - len(board.middle),
-            ROW_CAPACITY["back"] - len(board.back),
-        ),
+        discard_now=discards_due(rules, board) if ofc_street else 0,
+        room=board.room,
         can_surrender=must and rules.surrender,
     )
 
