@@ -185,8 +185,15 @@ def bench_simulate(hands: int = 300) -> Report:
     return report
 
 
+def _fantasyland() -> Report:
+    from thirteen.bench_fantasyland import bench_fantasyland
+
+    return bench_fantasyland()
+
+
 SUITES: dict[str, Callable[[], Report]] = {
     "evaluate": bench_evaluate,
     "eval-cli": bench_eval_cli,
     "simulate": bench_simulate,
+    "fantasyland": _fantasyland,
 }
