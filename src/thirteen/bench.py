@@ -191,9 +191,16 @@ def _fantasyland() -> Report:
     return bench_fantasyland()
 
 
+def _setter() -> Report:
+    from thirteen.bench_setter import bench_setter
+
+    return bench_setter()
+
+
 SUITES: dict[str, Callable[[], Report]] = {
     "evaluate": bench_evaluate,
     "eval-cli": bench_eval_cli,
     "simulate": bench_simulate,
     "fantasyland": _fantasyland,
+    "setter": _setter,
 }
