@@ -68,3 +68,15 @@ def test_check_distinct_names_the_owners() -> None:
     check_distinct([parse_cards("As Kd"), parse_cards("Qh")], owner="player")
     with pytest.raises(CardError, match=r"Kd is used twice \(players 1 and 3\)"):
         check_distinct([parse_cards("As Kd"), parse_cards("Qh"), parse_cards("Kd")], owner="player")
+
+
+def test_check_cards_accepts_numpy_integers_and_refuses_the_rest() -> None:
+    import numpy as np
+
+    from thirteen.engine.cards import check_cards
+
+    assert check_cards([np.int8(3), np.int64(51), 0]) == [3, 51, 0]
+    assert all(type(c) is int for c in check_cards(np.array([1, 2, 3])))
+    for bad in (52, -1, True, "As", 1.0):
+        with pytest.raises(CardError, match="not a card number"):
+            check_cards([bad])  # type: ignore[list-item]

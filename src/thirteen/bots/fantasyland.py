@@ -196,7 +196,7 @@ def _tables(rules: Rules, unit: int, stay_units: int) -> _Tables:
 
 
 def _check_hand(cards: Iterable[Card]) -> list[Card]:
-    hand = check_cards(int(c) if isinstance(c, np.integer) else c for c in cards)
+    hand = check_cards(cards)
     check_distinct([hand])
     if not MIN_CARDS <= len(hand) <= MAX_CARDS:
         raise CardError(

@@ -11,7 +11,9 @@ A card is an ``int`` from 0 to 51: ``rank * 4 + suit``, with ranks ``2..A`` as 0
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
+from typing import SupportsIndex
 
 from thirteen.engine.errors import CardError
 
@@ -167,11 +169,15 @@ def check_distinct(groups: Sequence[Sequence[Card]], *, owner: str = "") -> None
             seen[card] = index
 
 
-def check_cards(cards: Iterable[int]) -> list[Card]:
-    """Validate ints as cards (0..51) and return them as a list."""
+def check_cards(cards: Iterable[SupportsIndex]) -> list[Card]:
+    """Validate card numbers (0..51; Python or numpy integers) and return them as plain ints."""
     out: list[Card] = []
     for c in cards:
-        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 52:
+        try:
+            value = operator.index(c)
+        except TypeError:
+            value = -1
+        if isinstance(c, bool) or not 0 <= value < 52:
             raise CardError("unknown_card", f"{c!r} is not a card number (0 to 51).")
-        out.append(c)
+        out.append(value)
     return out

@@ -176,7 +176,8 @@ def is_foul(rules: Rules, front: int, middle: int, back: int) -> bool:
     return not front <= middle <= back
 
 
-def _royalty_rows(rules: Rules, strengths: Rows3) -> Rows3:
+def royalty_rows(rules: Rules, strengths: Rows3) -> Rows3:
+    """Royalties each row of a clean setting earns (row strengths as :func:`row_strengths`)."""
     if rules.royalty_mode == "off":
         return (0, 0, 0)
     table = rules.royalties
@@ -281,7 +282,7 @@ def evaluate_player(rules: Rules, hand: Showing, index: int = 0) -> PlayerResult
         "set",
         False,
         strengths,
-        _royalty_rows(rules, strengths),
+        royalty_rows(rules, strengths),
         None,
         0,
         fan,
