@@ -197,10 +197,17 @@ def _setter() -> Report:
     return bench_setter()
 
 
+def _bots() -> Report:
+    from thirteen.bench_bots import bench_bots
+
+    return bench_bots()
+
+
 SUITES: dict[str, Callable[[], Report]] = {
     "evaluate": bench_evaluate,
     "eval-cli": bench_eval_cli,
     "simulate": bench_simulate,
     "fantasyland": _fantasyland,
     "setter": _setter,
+    "bots": _bots,
 }

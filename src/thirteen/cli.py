@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from thirteen.commands.common import UsageError, console, emit, fail, load_json
+from thirteen.commands.duel import duel
 from thirteen.commands.simulate import simulate
 from thirteen.commands.solve import load_solvers, solve_app
 from thirteen.commands.verify import verify
@@ -38,6 +39,7 @@ app = typer.Typer(
 load_solvers()
 app.add_typer(solve_app, name="solve")
 app.command("simulate")(simulate)
+app.command("duel")(duel)
 app.command("verify")(verify)
 
 

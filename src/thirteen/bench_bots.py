@@ -1,0 +1,79 @@
+"""Benchmark of the OFC players: how fast each one decides, per OFC preset.
+
+Each player plays whole hands on a real table (the arena) against the heuristic player; a
+wrapper times every decision it makes. The heuristic is timed over all its street decisions;
+the Monte Carlo player is run seeded (a fixed amount of work per decision, ``budget`` seconds at
+its calibrated rate), so the time it takes shows how well that rate fits this machine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from thirteen.bench import Report
+from thirteen.bots.arena import play
+from thirteen.bots.base import Bot, Legal
+from thirteen.bots.ofc_heuristic import HeuristicOFCBot
+from thirteen.bots.ofc_mc import MonteCarloOFCBot
+from thirteen.engine.actions import Action
+from thirteen.engine.rules import PRESETS
+from thirteen.engine.views import TableView
+
+
+@dataclass
+class _Timed:
+    """A bot that records how long each street decision took."""
+
+    bot: Bot
+    seconds: list[float] = field(default_factory=list)
+    deals: int = 0
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        self.name = self.bot.name
+
+    def choose(self, view: TableView, legal: Legal, budget: float) -> Action:
+        start = time.perf_counter()
+        action = self.bot.choose(view, legal, budget)
+        if legal.mode == "street":
+            self.seconds.append(time.perf_counter() - start)
+            analysis = getattr(self.bot, "last_analysis", None)
+            self.deals += analysis.deals if analysis is not None else 0
+        return action
+
+
+def bench_bots(hands: int = 40, strong_hands: int = 4, budget: float = 0.05) -> Report:
+    """Decisions per second and milliseconds per decision of each OFC player, per preset."""
+    report = Report("bots")
+    for name, rules in PRESETS.items():
+        if not rules.is_ofc:
+            continue
+        heuristic = _Timed(HeuristicOFCBot(rules))
+        play(rules, [heuristic, HeuristicOFCBot(rules)], 2, seed=0)  # compile and warm up
+        heuristic.seconds.clear()
+        play(rules, [heuristic, HeuristicOFCBot(rules)], hands, seed=1)
+        spent = sum(heuristic.seconds)
+        count = len(heuristic.seconds)
+        report.rows.append((f"{name}: heuristic", count / spent, "decisions/s"))
+        report.rows.append((f"{name}: heuristic", 1000 * spent / count, "ms/decision"))
+
+        strong = _Timed(MonteCarloOFCBot(rules, seed=1))
+        play(rules, [strong, HeuristicOFCBot(rules)], 1, seed=0, budget=0.001)  # warm up
+        strong.seconds.clear()
+        strong.deals = 0
+        play(rules, [strong, HeuristicOFCBot(rules)], strong_hands, seed=2, budget=budget)
+        spent = sum(strong.seconds)
+        count = len(strong.seconds)
+        report.rows.append((f"{name}: strong", count / spent, "decisions/s"))
+        report.rows.append((f"{name}: strong", 1000 * spent / count, "ms/decision"))
+        report.rows.append((f"{name}: strong", strong.deals / count, "sampled deals/decision"))
+        report.ratios[f"{name}: strong time per decision / budget"] = spent / count / budget
+    report.notes.append(
+        f"strong: seeded Monte Carlo player, budget {budget:g} s per decision converted to work "
+        "at its calibrated rate; heads-up against the heuristic player."
+    )
+    return report
+
+
+__all__ = ["bench_bots"]

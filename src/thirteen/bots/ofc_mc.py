@@ -1,0 +1,395 @@
+"""The strong OFC player: Monte Carlo over the unseen cards with heuristic rollouts.
+
+For the street to play, :func:`analyze` lists every legal placement, keeps the most promising by
+the heuristic's judgement (:mod:`thirteen.bots.ofc_heuristic`), and evaluates each by
+**perfect-information sampling**: a sampled deal gives every card the view does not show — the
+player's own later streets, the other players' pending cards and later streets, hidden
+fantasyland hands — drawn without replacement from the *unseen* cards (the deck minus every card
+the view shows: own cards, rows and discards, and the other players' visible rows). On each deal
+every board is completed with the heuristic as rollout policy, and the candidate is scored with
+the real scoring of the rules: row points, scoop bonus, royalties, fan bonuses and foul
+penalties, plus — when the board earns fantasyland — the worth of a fantasyland hand
+(``_ofc_model.FANTASYLAND_VALUE``, measured by simulation).
+
+Candidates are compared on the same deals (common random numbers) and narrowed by successive
+halving: each round spends an equal share of the budget on the candidates still in, then drops
+the worse half. The budget is a number of rollout steps: ``budget`` seconds times a calibrated
+rate; a player with a seed converts seconds to steps at the fixed rate, so its games repeat
+exactly, while one without a seed also watches the clock and stops at the deadline.
+
+In fantasyland the player sets its hand with the exact solver.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from thirteen.bots import _ofc_kernels as k
+from thirteen.bots._ofc_model import (
+    Model,
+    Situation,
+    board_arrays,
+    decode,
+    live_counts,
+    model_for,
+    situation_from_view,
+    street_options,
+)
+from thirteen.bots.base import Legal
+from thirteen.bots.ofc_heuristic import fantasyland_action, place
+from thirteen.engine.actions import Action
+from thirteen.engine.autoplay import Placement
+from thirteen.engine.errors import RuleError
+from thirteen.engine.rules import Rules
+from thirteen.engine.views import TableView
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+
+STEPS_PER_SECOND = 6_500_000.0
+"""Work steps per second on the reference machine (2 shared cores, numba): a step is about one
+judgement of a board by the heuristic. A seeded player turns its budget into steps at this
+rate."""
+KEEP = 24
+"""Candidates the heuristic lets through to the sampling."""
+MIN_DEALS = 4
+"""Fewest deals a halving round samples."""
+OVERHEAD_STEPS = 3
+"""Steps of bookkeeping per street played and per board scored."""
+
+
+def street_steps(size: int, discards: int, free_after: int) -> float:
+    """Steps to play one street in a rollout: one judgement per way to play it — a board with
+    room left costs more to judge than a finished one — plus the overhead."""
+    ways = math.comb(size, discards) * 3 ** (size - discards)
+    weight = 1.0 + free_after / 2.0 if free_after else 0.3
+    return float(ways * weight + OVERHEAD_STEPS)
+
+
+def rollout_steps(free: int, sizes: Sequence[int], discards: Sequence[int]) -> float:
+    """Steps to complete a board with ``free`` empty slots over the streets ``sizes``."""
+    total = float(OVERHEAD_STEPS)
+    for size, discard in zip(sizes, discards, strict=True):
+        free -= size - discard
+        total += street_steps(size, discard, free)
+    return total
+
+
+def _fantasyland_steps(cards: int) -> int:
+    # five-card evaluations are about a tenth of a board judgement
+    return (math.comb(cards, 5) + math.comb(cards - 5, 5) + math.comb(cards - 10, 3)) // 10
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to play the street and what the sampling made of it."""
+
+    placement: Placement
+    ev: float
+    """Mean points on the deals it was played on (against every opponent, fantasyland
+    included); ``nan`` if the heuristic dropped it before sampling."""
+    stderr: float
+    deals: int
+    heuristic: float
+    """The heuristic's judgement, per opponent."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every option of a street decision, best first."""
+
+    options: tuple[Option, ...]
+    deals: int
+    """Deals sampled."""
+    steps: float
+    """Work steps spent (see :data:`STEPS_PER_SECOND`)."""
+    drawn: I64
+    """Every sampled deal (rows of unseen cards), for inspection."""
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+
+def _opponent_arrays(situation: Situation) -> tuple[I64, ...]:
+    opps = situation.opponents
+    n = len(opps)
+    longest = max((len(o.streets) for o in opps), default=0) or 1
+    kind = np.zeros(n, dtype=np.int64)
+    rows = np.full((n, 13), -1, dtype=np.int64)
+    counts = np.zeros((n, 3), dtype=np.int64)
+    fl = np.zeros(n, dtype=np.int64)
+    sizes = np.zeros((n, longest), dtype=np.int64)
+    discards = np.zeros((n, longest), dtype=np.int64)
+    streets = np.zeros(n, dtype=np.int64)
+    offset = np.zeros(n, dtype=np.int64)
+    at = sum(situation.streets)
+    for j, o in enumerate(opps):
+        kind[j] = o.kind
+        rows[j], counts[j] = board_arrays(o.rows)
+        fl[j] = o.fantasyland
+        sizes[j, : len(o.streets)] = o.streets
+        discards[j, : len(o.discards)] = o.discards
+        streets[j] = len(o.streets)
+        offset[j] = at
+        at += o.need
+    return kind, rows, counts, fl, sizes, discards, streets, offset
+
+
+def _opponent_steps(situation: Situation) -> float:
+    steps = 0.0
+    for o in situation.opponents:
+        if o.kind == k.OPP_STREETS:
+            free = 13 - sum(len(r) for r in o.rows)
+            steps += rollout_steps(free, o.streets, o.discards)
+        elif o.kind == k.OPP_FANTASYLAND:
+            steps += _fantasyland_steps(o.fantasyland)
+    return steps
+
+
+def analyze(
+    model: Model,
+    situation: Situation,
+    *,
+    steps: float,
+    seed: int,
+    deadline: float | None = None,
+    keep: int = KEEP,
+    field: F64 | None = None,
+    sample_single: bool = False,
+) -> Analysis:
+    """Evaluate the street's placements by sampling (see the module notes).
+
+    ``steps`` is the work budget in steps (see :data:`STEPS_PER_SECOND`); ``deadline`` (a
+    ``time.perf_counter()`` value) stops the halving early. ``field`` holds reference boards for
+    ``situation.field_opponents`` simulated opponents (:func:`reference_field`). A street with
+    one legal placement is only sampled when ``sample_single`` is set.
+    """
+    if len(situation.unseen) < situation.need:
+        raise RuleError(
+            "bad_situation",
+            f"{situation.need} unseen cards are needed but only {len(situation.unseen)} remain.",
+        )
+    codes, values = street_options(model, situation)
+    if len(codes) == 0:
+        raise RuleError("no_legal_placement", "There is no legal way to play this street.")
+    order = [int(i) for i in np.argsort(-values, kind="stable")]
+    kept = order[: max(1, keep)]
+    slots, counts = board_arrays(situation.rows)
+    cards = np.array(situation.cards, dtype=np.int64)
+    n = len(codes)
+    cand_rows = np.repeat(slots[None, :], n, axis=0)
+    cand_cnt = np.repeat(counts[None, :], n, axis=0)
+    for i in kept:
+        k.apply_code(cand_rows[i], cand_cnt[i], cards, codes[i], len(cards))
+    live_rank, live_suit = live_counts(situation.unseen)
+    unseen_count = float(len(situation.unseen))
+    unseen = np.array(situation.unseen, dtype=np.int64)
+    my_sizes = np.array(situation.streets, dtype=np.int64)
+    my_discards = np.array(situation.discards, dtype=np.int64)
+    opp_arrays = _opponent_arrays(situation)
+    fields = field.shape[0] if field is not None else 0
+    if situation.field_opponents and not fields:
+        raise RuleError("bad_situation", "Field opponents need reference boards.")
+    opp_kind, opp_rows, opp_cnt, opp_fl, opp_sizes, opp_disc, opp_streets, opp_off = opp_arrays
+    if situation.field_opponents:
+        extra = situation.field_opponents
+        opp_kind = np.concatenate([opp_kind, np.full(extra, k.OPP_FIELD, dtype=np.int64)])
+        opp_rows = np.concatenate([opp_rows, np.full((extra, 13), -1, dtype=np.int64)])
+        opp_cnt = np.concatenate([opp_cnt, np.zeros((extra, 3), dtype=np.int64)])
+        opp_fl = np.concatenate([opp_fl, np.zeros(extra, dtype=np.int64)])
+        opp_sizes = np.concatenate([opp_sizes, np.zeros((extra, opp_sizes.shape[1]), np.int64)])
+        opp_disc = np.concatenate([opp_disc, np.zeros((extra, opp_disc.shape[1]), np.int64)])
+        opp_streets = np.concatenate([opp_streets, np.zeros(extra, dtype=np.int64)])
+        opp_off = np.concatenate([opp_off, np.zeros(extra, dtype=np.int64)])
+    field_arr = field if field is not None else np.zeros((1, k.RES_SIZE), dtype=np.float64)
+    fl_scale = float(situation.opponent_count)
+
+    sums = np.zeros(n, dtype=np.float64)
+    squares = np.zeros(n, dtype=np.float64)
+    dealt = np.zeros(n, dtype=np.int64)
+    drawn: list[I64] = []
+    spent = 0.0
+    total_deals = 0
+    free_after = 13 - sum(len(r) for r in situation.rows) - len(situation.cards)
+    free_after += situation.discard
+    my_steps = rollout_steps(free_after, situation.streets, situation.discards)
+    opp_steps = _opponent_steps(situation)
+    active = kept
+    if len(kept) > 1 or sample_single:
+        k.seed(seed)
+        rounds = max(1, math.ceil(math.log2(len(kept))))
+        share = steps / rounds
+        for r in range(rounds):
+            per_deal = opp_steps + len(active) * my_steps
+            count = max(MIN_DEALS, int(share / per_deal))
+            deals = k.draw_deals(unseen, count, situation.need)
+            drawn.append(deals)
+            opp = k.opponent_results(
+                deals,
+                opp_kind,
+                opp_rows,
+                opp_cnt,
+                opp_fl,
+                opp_sizes,
+                opp_disc,
+                opp_streets,
+                opp_off,
+                field_arr,
+                live_rank,
+                live_suit,
+                unseen_count,
+                model.it,
+                model.rt,
+                model.p,
+                total_deals,
+            )
+            k.evaluate_candidates(
+                cand_rows,
+                cand_cnt,
+                np.array(active, dtype=np.int64),
+                deals,
+                my_sizes,
+                my_discards,
+                opp,
+                fl_scale,
+                live_rank,
+                live_suit,
+                unseen_count,
+                model.it,
+                model.rt,
+                model.p,
+                sums,
+                squares,
+            )
+            for i in active:
+                dealt[i] += count
+            spent += count * per_deal
+            total_deals += count
+            if r == rounds - 1 or len(active) <= 1:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            ranked = sorted(active, key=lambda i: -sums[i] / dealt[i])
+            active = ranked[: max(1, (len(active) + 1) // 2)]
+    options: list[Option] = []
+    for i in range(n):
+        d = int(dealt[i])
+        if d:
+            mean = float(sums[i] / d)
+            var = max(0.0, float(squares[i] / d) - mean * mean)
+            err = math.sqrt(var / d) if d > 1 else math.nan
+        else:
+            mean, err = math.nan, math.nan
+        options.append(Option(decode(situation.cards, codes[i]), mean, err, d, float(values[i])))
+    final = set(active)
+    options_sorted = sorted(
+        range(n),
+        key=lambda i: (
+            -(dealt[i]),
+            i not in final,
+            -(options[i].ev if dealt[i] else options[i].heuristic),
+            -options[i].heuristic,
+        ),
+    )
+    # Survivors of the last round first (best mean first), then the others by deals seen.
+    chosen = tuple(options[i] for i in options_sorted)
+    empty = np.zeros((0, situation.need), dtype=np.int64)
+    return Analysis(
+        options=chosen,
+        deals=total_deals,
+        steps=spent,
+        drawn=np.concatenate(drawn) if drawn else empty,
+    )
+
+
+FIELD_BOARDS = 2048
+"""Finished boards in a reference field."""
+
+
+@cache
+def reference_field(rules: Rules, count: int = FIELD_BOARDS, seed: int = 1) -> F64:
+    """Finished boards of the heuristic player from random full decks (a fixed seed, so the
+    same every time): the opponents ``thirteen solve ofc`` plays against, whose cards it does
+    not know. Rows of ``_ofc_kernels.RES_*`` values.
+    """
+    model = model_for(rules)
+    sizes = np.array(rules.streets, dtype=np.int64)
+    discards = np.array(
+        [rules.discards_per_street if i else 0 for i in range(len(rules.streets))], dtype=np.int64
+    )
+    live_rank, live_suit = live_counts(range(52))
+    k.seed(seed)
+    return k.field_boards(
+        count, sizes, discards, live_rank, live_suit, 52.0, model.it, model.rt, model.p
+    )
+
+
+class MonteCarloOFCBot:
+    """The strong OFC player (see the module notes).
+
+    ``seed`` makes it reproducible: sampling is seeded and the budget is converted to work
+    steps at the fixed rate :data:`STEPS_PER_SECOND`. Without a seed it plays by the clock
+    (``clock``, on by default then): it samples freshly, stops at the deadline, and adjusts its
+    rate to the speed it measures, so a faster machine or a longer budget samples more.
+    """
+
+    name = "strong"
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        seed: int | None = None,
+        clock: bool | None = None,
+        steps_per_second: float = STEPS_PER_SECOND,
+        keep: int = KEEP,
+    ) -> None:
+        if not rules.is_ofc:
+            raise RuleError("not_ofc", f"The OFC Monte Carlo player cannot play {rules.name}.")
+        self.rules = rules
+        self.model = model_for(rules)
+        self.rng = random.Random(seed)
+        self.clock = seed is None if clock is None else clock
+        self.steps_per_second = steps_per_second
+        self.keep = keep
+        self.last_analysis: Analysis | None = None
+
+    def analyze(self, view: TableView, budget: float) -> Analysis:
+        """Sample the street the view shows for about ``budget`` seconds."""
+        started = time.perf_counter()
+        situation = situation_from_view(view, self.rules)
+        deadline = started + 0.9 * budget if self.clock else None
+        result = analyze(
+            self.model,
+            situation,
+            steps=max(0.0, budget) * self.steps_per_second,
+            seed=self.rng.randrange(2**31),
+            deadline=deadline,
+            keep=self.keep,
+        )
+        elapsed = time.perf_counter() - started
+        if self.clock and result.steps > 0 and 0 < elapsed < 3 * budget:
+            # Learn this machine's speed, so the next decision fills its budget (a decision
+            # far over budget — compiling, a stall — says nothing about it).
+            measured = result.steps / elapsed
+            self.steps_per_second = 0.8 * self.steps_per_second + 0.2 * measured
+        self.last_analysis = result
+        return result
+
+    def choose(self, view: TableView, legal: Legal, budget: float) -> Action:
+        """Play the street by sampling for about ``budget`` seconds (or set a fantasyland)."""
+        if legal.mode == "set":
+            return fantasyland_action(self.rules, legal)
+        return place(legal, self.analyze(view, budget).best.placement)
+
+
+__all__ = ["Analysis", "MonteCarloOFCBot", "Option", "analyze", "reference_field"]

@@ -1,0 +1,226 @@
+"""``thirteen solve ofc``: the best way to play an OFC street, with the worth of the alternatives.
+
+The board is written ``"front: Qs Qd / middle: 9c 9d / back: As Ad Kc"`` (rows may be left out
+or empty; ``top``/``bottom`` are accepted, and unnamed rows are read front, middle, back). The
+strong player's sampling (:mod:`thirteen.bots.ofc_mc`) evaluates each placement against
+opponents drawn from a reference field of finished boards (the heuristic player's, from full
+random decks: their cards are not known, so card removal is not modelled for them); ``--dead``
+cards (other boards, your discards) are out of your later streets.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import AbstractContextManager, nullcontext
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from thirteen.bots._ofc_model import Rows, Situation, later_streets, model_for
+from thirteen.bots.ofc_mc import STEPS_PER_SECOND, Option, analyze, reference_field
+from thirteen.commands.common import console, emit, fail
+from thirteen.commands.solve import solve_app
+from thirteen.engine.cards import DECK, Card, format_cards, parse_cards
+from thirteen.engine.errors import RuleError
+from thirteen.engine.royalties import ROWS
+from thirteen.engine.rules import Rules, get_rules
+
+ROW_NAMES = {"front": 0, "top": 0, "middle": 1, "mid": 1, "back": 2, "bottom": 2}
+CAPACITY = (3, 5, 5)
+
+
+def parse_board(text: str) -> Rows:
+    """Rows from ``"front: Qs Qd / middle: 9c / back: As Ad"``; refuses with a clear sentence."""
+    rows: list[list[Card] | None] = [None, None, None]
+    parts = [part.strip() for part in text.split("/")] if text.strip() else []
+    if len(parts) > 3:
+        fail("--board has three rows at most: front, middle and back, separated by '/'.")
+    for position, part in enumerate(parts):
+        name, colon, cards_text = part.partition(":")
+        if colon:
+            key = name.strip().lower()
+            if key not in ROW_NAMES:
+                fail(f"--board: {name.strip()!r} is not a row; rows are front, middle and back.")
+            index = ROW_NAMES[key]
+        else:
+            index, cards_text = position, part
+        if rows[index] is not None:
+            fail(f"--board names the {ROWS[index]} twice.")
+        try:
+            cards = parse_cards(cards_text)
+        except RuleError as e:
+            fail(f"--board, {ROWS[index]}: {e}")
+        if len(cards) > CAPACITY[index]:
+            fail(f"--board: the {ROWS[index]} holds {CAPACITY[index]} cards, not {len(cards)}.")
+        rows[index] = cards
+    front, middle, back = (tuple(r or ()) for r in rows)
+    return front, middle, back
+
+
+def _cards(text: str, option: str) -> list[Card]:
+    try:
+        return parse_cards(text)
+    except RuleError as e:
+        fail(f"{option}: {e}")
+
+
+def street_of(rules: Rules, placed: int) -> int:
+    """The street a board with ``placed`` cards plays next; refuses a count between streets."""
+    done = 0
+    for street, size in enumerate(rules.streets):
+        if placed == done:
+            return street
+        done += size - (rules.discards_per_street if street else 0)
+    if placed >= 13:
+        fail("The board is complete: there is no street left to play.")
+    return fail(
+        f"A {rules.name} board has {', '.join(map(str, _boundaries(rules)))} cards between "
+        f"streets, not {placed}."
+    )
+
+
+def _boundaries(rules: Rules) -> list[int]:
+    out, done = [], 0
+    for street, size in enumerate(rules.streets):
+        out.append(done)
+        done += size - (rules.discards_per_street if street else 0)
+    return out
+
+
+def _option_json(option: Option) -> dict[str, Any]:
+    front, middle, back, discard = option.placement
+    return {
+        "front": format_cards(front),
+        "middle": format_cards(middle),
+        "back": format_cards(back),
+        "discard": format_cards(discard),
+        "ev": None if math.isnan(option.ev) else round(option.ev, 4),
+        "stderr": None if math.isnan(option.stderr) else round(option.stderr, 4),
+        "deals": option.deals,
+        "heuristic": round(option.heuristic, 4),
+    }
+
+
+def _placement_text(option: Option) -> str:
+    parts = []
+    for name, cards in zip(("front", "middle", "back", "discard"), option.placement, strict=True):
+        if cards:
+            parts.append(f"{name} {format_cards(cards)}")
+    return ", ".join(parts)
+
+
+@solve_app.command("ofc")
+def solve_ofc(
+    rules_name: Annotated[str, typer.Option("--rules", help="OFC preset.")] = "ofc-pineapple",
+    board: Annotated[
+        str,
+        typer.Option("--board", help='Your rows: "front: Qs Qd / middle: 9c / back: As Ad".'),
+    ] = "",
+    cards_text: Annotated[str, typer.Option("--cards", help="The street's cards to play.")] = "",
+    dead_text: Annotated[
+        str, typer.Option("--dead", help="Cards seen elsewhere (other boards, your discards).")
+    ] = "",
+    opponents: Annotated[
+        int, typer.Option("--opponents", help="Opponents to score against (from the field).")
+    ] = 1,
+    top: Annotated[int, typer.Option("--top", help="Alternatives to show.")] = 5,
+    budget: Annotated[float, typer.Option("--budget", help="Seconds of sampling (about).")] = 1.0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampling.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+) -> None:
+    """The recommended placement for an OFC street, with the expected value of alternatives.
+
+    EVs are points for this hand against the given number of opponents (fantasyland counted
+    at its worth, fouls at their cost), from the same sampled deals for every option.
+    """
+    rules = get_rules(rules_name)
+    if not rules.is_ofc:
+        fail(f"{rules.name} is not an OFC game; thirteen solve ofc plays OFC streets.")
+    rows = parse_board(board)
+    cards = _cards(cards_text, "--cards")
+    dead = _cards(dead_text, "--dead")
+    placed = sum(len(r) for r in rows)
+    street = street_of(rules, placed)
+    size = rules.streets[street]
+    if len(cards) != size:
+        fail(
+            f"Street {street + 1} of {rules.name} deals {size} card{'s' if size != 1 else ''}; "
+            f"--cards gives {len(cards)}."
+        )
+    seen: dict[Card, str] = {}
+    for where, group in (("--board", [c for r in rows for c in r]), ("--cards", cards)):
+        for card in group:
+            if card in seen:
+                fail(f"{format_cards([card])} is given twice ({seen[card]} and {where}).")
+            seen[card] = where
+    for card in dead:
+        if card in seen:
+            fail(f"{format_cards([card])} is given twice ({seen[card]} and --dead).")
+        seen[card] = "--dead"
+    if not 1 <= opponents <= rules.max_players - 1:
+        fail(f"{rules.name} has 1 to {rules.max_players - 1} opponents, not {opponents}.")
+    if top < 1:
+        fail("Show at least one option (--top 1 or more).")
+    if not (math.isfinite(budget) and budget > 0):
+        fail(f"--budget is seconds of sampling, more than 0; not {budget}.")
+    sizes, discards = later_streets(rules, street + 1)
+    unseen = tuple(c for c in DECK if c not in seen)
+    if len(unseen) < sum(sizes):
+        fail(
+            f"Only {len(unseen)} cards are left unseen; the rest of this board needs {sum(sizes)}."
+        )
+    situation = Situation(
+        rules=rules,
+        rows=rows,
+        cards=tuple(cards),
+        discard=rules.discards_per_street if street else 0,
+        unseen=unseen,
+        streets=sizes,
+        discards=discards,
+        field_opponents=opponents,
+    )
+    status: AbstractContextManager[Any] = nullcontext() if as_json else console.status("sampling…")
+    with status:
+        result = analyze(
+            model_for(rules),
+            situation,
+            steps=budget * STEPS_PER_SECOND,
+            seed=seed,
+            field=reference_field(rules),
+            sample_single=True,
+        )
+    shown = [o for o in result.options if o.deals][:top]
+    if as_json:
+        emit(
+            {
+                "rules": rules.name,
+                "street": street + 1,
+                "board": {name: format_cards(r) for name, r in zip(ROWS, rows, strict=True)},
+                "cards": format_cards(cards),
+                "dead": format_cards(dead),
+                "discard": situation.discard,
+                "opponents": opponents,
+                "deals": result.deals,
+                "best": _option_json(result.best),
+                "options": [_option_json(o) for o in shown],
+            }
+        )
+        return
+    table = Table(
+        title=f"{rules.name}, street {street + 1}: {format_cards(cards)} "
+        f"({result.deals:,} sampled deals, {opponents} opponent{'s' if opponents > 1 else ''})",
+        title_justify="left",
+    )
+    table.add_column("#", justify="right")
+    table.add_column("placement")
+    table.add_column("EV", justify="right")
+    table.add_column("±", justify="right")
+    table.add_column("deals", justify="right")
+    for rank, option in enumerate(shown, 1):
+        err = "" if math.isnan(option.stderr) else f"{option.stderr:.2f}"
+        table.add_row(
+            str(rank), _placement_text(option), f"{option.ev:+.2f}", err, f"{option.deals:,}"
+        )
+    console.print(table)
+    console.print(f"[bold]Play:[/] {_placement_text(result.best)}")

@@ -1,0 +1,379 @@
+"""The OFC players and the bot registry: legal play on every preset, views only, exact scoring."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import statistics
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import cast
+
+import numpy as np
+import pytest
+
+from table_helpers import SALTS
+from thirteen.bots import _ofc_kernels as k
+from thirteen.bots._ofc_model import (
+    board_arrays,
+    fantasyland_worth,
+    live_counts,
+    model_for,
+    situation_from_view,
+)
+from thirteen.bots.arena import BIG_STACK, play, seeded_deal
+from thirteen.bots.base import Legal, RandomBot, legal_actions
+from thirteen.bots.fantasyland import solve_fantasyland
+from thirteen.bots.ofc_heuristic import HeuristicOFCBot
+from thirteen.bots.ofc_mc import MonteCarloOFCBot, analyze, reference_field
+from thirteen.bots.registry import LEVELS, SafeSetterBot, make_bot
+from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, Sit, StartHand
+from thirteen.engine.cards import DECK, Card, parse_cards
+from thirteen.engine.deck import Deal
+from thirteen.engine.errors import RuleError
+from thirteen.engine.rules import PRESETS, Rules, get_rules
+from thirteen.engine.scoring import SetHand as Showing
+from thirteen.engine.scoring import evaluate_player, is_foul, row_strengths, score
+from thirteen.engine.table import Phase, TableState, apply, deciders, new_table
+from thirteen.engine.views import TableView, view
+
+OFC = [name for name, r in PRESETS.items() if r.is_ofc]
+CHINESE = [name for name, r in PRESETS.items() if not r.is_ofc]
+
+
+# ----------------------------------------------------------------------------- helpers
+def seated(rules: Rules, players: int, fantasyland: dict[int, int] | None = None) -> TableState:
+    state = new_table(rules, seats=players, max_buy_in=BIG_STACK)
+    for seat in range(players):
+        state, _ = apply(state, Sit(seat=seat, player=f"p{seat}", stack=BIG_STACK))
+    if fantasyland:
+        seats = list(state.seats)
+        for seat, cards in fantasyland.items():
+            s = seats[seat]
+            assert s is not None
+            seats[seat] = dataclasses.replace(s, fantasyland=cards)
+        state = dataclasses.replace(state, seats=tuple(seats))
+    return state
+
+
+def next_seat(state: TableState) -> int:
+    due = deciders(state)
+    return min(due, key=lambda s: (due[s] or 0.0, s))
+
+
+def play_until(
+    state: TableState, bots: Sequence[HeuristicOFCBot], stop: int, decisions: int
+) -> tuple[TableState, list[Action]]:
+    """Play ``decisions`` decisions (or until ``stop`` must act after that many), recording them."""
+    actions: list[Action] = []
+    clock = 0.0
+    while state.phase == Phase.PLAYING:
+        seat = next_seat(state)
+        if seat == stop and len(actions) >= decisions:
+            break
+        seat_view = view(state, seat)
+        action = bots[seat].choose(seat_view, legal_actions(seat_view), 0.0)
+        clock += 1.0
+        action = dataclasses.replace(action, at=clock)
+        actions.append(action)
+        state, _ = apply(state, action)
+    return state, actions
+
+
+def without_commitment(table_view: TableView) -> TableView:
+    """A view with the deck commitment blanked: the one field that names the hidden deck."""
+    assert table_view.hand is not None
+    return dataclasses.replace(table_view, hand=dataclasses.replace(table_view.hand, commitment=""))
+
+
+def visible_cards(table_view: TableView) -> set[Card]:
+    hand = table_view.hand
+    assert hand is not None
+    assert hand.me is not None
+    me = hand.me
+    seen = set(me.cards) | set(me.discards) | set(me.front + me.middle + me.back)
+    for b in hand.boards:
+        seen |= set(b.front + b.middle + b.back)
+    return seen
+
+
+# ----------------------------------------------------------------------------- scoring kernels
+@pytest.mark.parametrize("name", OFC)
+def test_kernel_scoring_matches_the_engine(name: str) -> None:
+    rules = get_rules(name)
+    model = model_for(rules)
+    rng = random.Random(7)
+    me = np.zeros(k.RES_SIZE)
+    other = np.zeros(k.RES_SIZE)
+    for _ in range(300):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        boards = [deck[:13], deck[13:26]]
+        hands = [Showing.of(b[:3], b[3:8], b[8:]) for b in boards]
+        for board, out in zip(boards, (me, other), strict=True):
+            slots, _ = board_arrays((tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])))
+            k.board_result(slots, model.it, model.rt, model.p, out)
+        result = score(rules, hands)
+        for i, out in enumerate((me, other)):
+            player = evaluate_player(rules, hands[i])
+            assert bool(out[k.RES_FOUL]) == player.foul
+            assert player.strengths is not None
+            assert tuple(int(x) for x in out[k.RES_F : k.RES_B + 1]) == player.strengths
+            assert out[k.RES_RF : k.RES_RB + 1].tolist() == list(player.royalty_rows)
+            assert out[k.RES_FAN] == player.fan
+            worth = (
+                0.0
+                if player.fantasyland_cards is None
+                else fantasyland_worth(rules, player.fantasyland_cards)
+            )
+            assert out[k.RES_FL] == pytest.approx(worth)
+        assert k.pair_points(me, other, model.p) == result.matrix[0][1]
+        assert k.pair_points(other, me, model.p) == result.matrix[1][0]
+
+
+def test_made_strength_is_a_lower_bound_of_the_finished_row() -> None:
+    model = model_for(get_rules("ofc-pineapple"))
+    rng = random.Random(3)
+    for _ in range(400):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        full = (tuple(deck[:3]), tuple(deck[3:8]), tuple(deck[8:13]))
+        kept = tuple(row[: rng.randint(0, len(row))] for row in full)
+        part, counts = board_arrays(kept)
+        done, _ = board_arrays(full)
+        for row in range(3):
+            made = k.made_strength(part, counts, row, model.it)
+            assert made <= k.row_strength(done, row, model.it)
+
+
+# ----------------------------------------------------------------------------- views only
+def hidden_swap(state: TableState, actions: list[Action], viewer: int) -> Deal:
+    """A deal that differs from ``state``'s only in cards ``viewer`` cannot see (reversed)."""
+    hand = state.hand
+    assert hand is not None
+    shown = set(visible_cards(view(state, viewer)))
+    order = list(hand.deal.order)
+    hidden = [i for i, card in enumerate(order) if card not in shown]
+    cards = [order[i] for i in hidden]
+    for i, card in zip(hidden, reversed(cards), strict=True):
+        order[i] = card
+    return Deal.from_order(order, SALTS)
+
+
+def replay(
+    rules: Rules, players: int, deal: Deal, actions: list[Action], mapping: dict[int, int]
+) -> TableState:
+    state = seated(rules, players)
+    state, _ = apply(state, StartHand(deal=deal, at=0.0))
+    for action in actions:
+        if isinstance(action, Place):
+            action = dataclasses.replace(action, discard=tuple(mapping[c] for c in action.discard))
+        state, _ = apply(state, action)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("name", "decisions"), [("ofc-pineapple", 4), ("ofc", 7), ("open-face-cards", 5)]
+)
+def test_states_differing_in_hidden_cards_give_equal_views_and_equal_choices(
+    name: str, decisions: int
+) -> None:
+    rules = get_rules(name)
+    players = 3
+    rng = random.Random(11)
+    first = Deal.from_order(seeded_deal(rng).order, SALTS)
+    table = seated(rules, players)
+    table, _ = apply(table, StartHand(deal=first, at=0.0))
+    heuristics = [HeuristicOFCBot(rules) for _ in range(players)]
+    # Play past the first street so opponents hold hidden pending cards and discards.
+    a, actions = play_until(table, heuristics, stop=1, decisions=decisions)
+    viewer = next_seat(a)
+    other = hidden_swap(a, actions, viewer)
+    mapping = dict(zip(first.order, other.order, strict=True))
+    b = replay(rules, players, other, actions, mapping)
+    assert a.hand is not None
+    assert b.hand is not None
+    assert a.hand.deal.order != b.hand.deal.order
+    assert (
+        any(x.discards != y.discards for x, y in zip(a.hand.boards, b.hand.boards, strict=True))
+        or not rules.discards_per_street
+    )
+    view_a, view_b = view(a, viewer), view(b, viewer)
+    assert without_commitment(view_a) == without_commitment(view_b)
+    legal = legal_actions(view_a)
+    for make in (
+        lambda: HeuristicOFCBot(rules),
+        lambda: MonteCarloOFCBot(rules, seed=5),
+        lambda: RandomBot(random.Random(5)),
+    ):
+        assert make().choose(view_a, legal, 0.003) == make().choose(view_b, legal, 0.003)
+
+
+def test_monte_carlo_samples_only_unseen_cards() -> None:
+    rules = get_rules("ofc-pineapple")
+    table = seated(rules, 3, fantasyland={2: 14})
+    table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(4)), at=0.0))
+    heuristics = [HeuristicOFCBot(rules) for _ in range(3)]
+    state, _ = play_until(table, heuristics, stop=0, decisions=4)
+    seat = next_seat(state)
+    seat_view = view(state, seat)
+    situation = situation_from_view(seat_view, rules)
+    shown = visible_cards(seat_view)
+    assert set(situation.unseen) == set(DECK) - shown
+    kinds = sorted(o.kind for o in situation.opponents)
+    assert kinds == [k.OPP_STREETS, k.OPP_FANTASYLAND]
+    bot = MonteCarloOFCBot(rules, seed=2)
+    bot.choose(seat_view, legal_actions(seat_view), 0.01)
+    analysis = bot.last_analysis
+    assert analysis is not None
+    assert analysis.drawn.size
+    assert analysis.drawn.shape[1] == situation.need
+    for row in analysis.drawn:
+        assert len(set(row.tolist())) == len(row)  # without replacement
+        assert not set(row.tolist()) & shown
+        assert set(row.tolist()) <= set(situation.unseen)
+
+
+# ----------------------------------------------------------------------------- legal play
+@pytest.mark.parametrize("name", OFC)
+def test_every_ofc_bot_plays_legal_hands(name: str) -> None:
+    rules = get_rules(name)
+    players = min(3, rules.max_players)
+    bots = [make_bot(level, rules, seed=i) for i, level in enumerate(LEVELS)][:players]
+    result = play(rules, bots, 3, seed=9, budget=0.002, duplicate=True)
+    assert sum(b.points for b in result.bots) == 0
+    assert all(b.hands == 3 * players for b in result.bots)
+
+
+@pytest.mark.parametrize("name", [n for n in OFC if get_rules(n).fantasyland])
+def test_bots_set_fantasyland_hands(name: str) -> None:
+    rules = get_rules(name)
+    sizes = sorted({c for _, c in rules.fantasyland_entry})
+    for level in LEVELS:
+        table = seated(rules, 2, fantasyland={0: sizes[-1]})
+        table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(3)), at=0.0))
+        bot = make_bot(level, rules, seed=1)
+        seat_view = view(table, 0)
+        legal = legal_actions(seat_view)
+        assert legal.mode == "set"
+        assert len(legal.cards) == sizes[-1]
+        action = bot.choose(seat_view, legal, 0.002)
+        assert isinstance(action, SetHand)
+        table, _ = apply(table, action)  # accepted: a legal setting
+        if level != "random":
+            best = solve_fantasyland(legal.cards, rules)
+            assert (action.front, action.middle, action.back) == (
+                best.front,
+                best.middle,
+                best.back,
+            )
+
+
+@pytest.mark.parametrize("name", CHINESE)
+def test_chinese_poker_bots_play_legal_hands(name: str) -> None:
+    rules = get_rules(name)
+    bots = [make_bot("random", rules, seed=1), make_bot("heuristic", rules)]
+    result = play(rules, bots, 5, seed=2, duplicate=True)
+    assert result.bots[1].fouls == 0  # the safe setting never fouls
+    assert isinstance(bots[1], SafeSetterBot)
+
+
+def test_chinese_poker_strong_bot_plays_the_setter() -> None:
+    rules = get_rules("chinese-1-6")
+    result = play(rules, [make_bot("strong", rules), make_bot("heuristic", rules)], 4, seed=3)
+    assert result.bots[0].fouls == 0
+
+
+def test_strong_setter_plays_its_best_setting_when_a_natural_cannot_be_declared() -> None:
+    from thirteen.bots.setter import best_setting
+
+    rules = get_rules("chinese-1-6")
+    cards = parse_cards("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")  # a dragon
+    choice = best_setting(cards, rules)
+    assert choice.natural == "dragon"
+    bot = make_bot("strong", rules)
+    rows: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
+    base = Legal(0, "set", tuple(cards), rows, (3, 5, 5), 0, ("dragon",), False)
+    table_view = cast(TableView, None)  # the setter needs only ``legal``
+    assert bot.choose(table_view, base, 0.01) == DeclareNatural(seat=0, natural="dragon")
+    refused = replace(base, naturals=())
+    action = bot.choose(table_view, refused, 0.01)
+    assert isinstance(action, SetHand)
+    best = choice.setting
+    assert (action.front, action.middle, action.back) == (best.front, best.middle, best.back)
+    assert not is_foul(rules, *row_strengths(rules, action.front, action.middle, action.back))
+
+
+def test_unknown_bot_names_the_levels() -> None:
+    with pytest.raises(RuleError) as info:
+        make_bot("genius", get_rules("ofc"))
+    assert info.value.code == "unknown_bot"
+    for level in LEVELS:
+        assert level in str(info.value)
+
+
+def test_ofc_players_refuse_chinese_rules() -> None:
+    with pytest.raises(RuleError):
+        HeuristicOFCBot(get_rules("chinese-1-6"))
+    with pytest.raises(RuleError):
+        MonteCarloOFCBot(get_rules("chinese-1-6"))
+
+
+# ----------------------------------------------------------------------------- duels
+def test_seeded_duels_repeat_exactly() -> None:
+    rules = get_rules("ofc-pineapple")
+
+    def once() -> list[list[int]]:
+        bots = [make_bot("strong", rules, seed=1), make_bot("random", rules, seed=2)]
+        result = play(rules, bots, 3, seed=5, budget=0.003, duplicate=True)
+        return [b.per_hand for b in result.bots]
+
+    assert once() == once()
+
+
+def test_heuristic_beats_random_in_a_duplicate_duel() -> None:
+    rules = get_rules("ofc-pineapple")
+    bots = [make_bot("heuristic", rules), make_bot("random", rules, seed=1)]
+    deals = 60
+    result = play(rules, bots, deals, seed=21, duplicate=True)
+    per_deal = result.bots[0].per_hand
+    mean = statistics.mean(per_deal)
+    half = 1.96 * statistics.stdev(per_deal) / deals**0.5
+    assert mean - half > 0, (mean, half)
+    assert result.bots[0].foul_rate < result.bots[1].foul_rate
+
+
+# ----------------------------------------------------------------------------- analysis
+def test_analysis_lists_every_legal_placement_once() -> None:
+    rules = get_rules("ofc-pineapple")
+    table = seated(rules, 2)
+    table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(8)), at=0.0))
+    state, _ = play_until(table, [HeuristicOFCBot(rules)] * 2, stop=0, decisions=2)
+    seat_view = view(state, next_seat(state))
+    legal = legal_actions(seat_view)
+    situation = situation_from_view(seat_view, rules)
+    result = analyze(model_for(rules), situation, steps=20_000, seed=3)
+    placements = [o.placement for o in result.options]
+    assert len(set(placements)) == len(placements)
+    assert set(placements) == set(legal.placements())
+    sampled = [o for o in result.options if o.deals]
+    assert sampled[0] == result.best
+    survivors = [o for o in sampled if o.deals == result.best.deals]
+    assert result.best.ev == max(o.ev for o in survivors)
+
+
+def test_reference_field_is_fixed_and_plausible() -> None:
+    rules = get_rules("ofc-pineapple")
+    field = reference_field(rules, 256, seed=4)
+    again = reference_field(rules, 256, seed=4)
+    assert np.array_equal(field, again)
+    fouls = field[:, k.RES_FOUL].mean()
+    assert 0.0 < fouls < 0.5  # the heuristic player fouls sometimes, not mostly
+
+
+def test_live_counts_count_ranks_and_suits() -> None:
+    ranks, suits = live_counts([0, 1, 2, 51])
+    assert ranks[0] == 3
+    assert ranks[12] == 1
+    assert ranks.sum() == 4
+    assert suits.tolist() == [1, 1, 1, 1]

@@ -1,0 +1,139 @@
+"""``thirteen solve ofc``: the recommended placement, its alternatives, and refusals."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from cli_helpers import run_cli
+from thirteen.engine.cards import parse_cards
+
+
+def solve(
+    args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> dict[str, Any]:
+    run = run_cli(["solve", "ofc", *args, "--budget", "0.02", "--json"], capsys, monkeypatch)
+    assert run.code == 0, run.err
+    data = json.loads(run.out)
+    assert isinstance(data, dict)
+    return data
+
+
+def cards_of(option: dict[str, Any], *rows: str) -> list[int]:
+    return [c for row in rows for c in parse_cards(option[row])]
+
+
+def test_first_street_places_all_five_cards(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = solve(
+        ["--rules", "ofc-pineapple", "--cards", "Qs Qd 7c 8h 9h", "--top", "3"], capsys, monkeypatch
+    )
+    assert data["street"] == 1
+    assert data["discard"] == 0
+    best = data["best"]
+    assert sorted(cards_of(best, "front", "middle", "back")) == sorted(
+        parse_cards("Qs Qd 7c 8h 9h")
+    )
+    assert best["discard"] == ""
+    options = data["options"]
+    assert len(options) == 3
+    assert options[0] == best
+    assert all(o["deals"] > 0 for o in options)
+    assert len({(o["front"], o["middle"], o["back"]) for o in options}) == 3
+    again = solve(
+        ["--rules", "ofc-pineapple", "--cards", "Qs Qd 7c 8h 9h", "--top", "3"], capsys, monkeypatch
+    )
+    assert again == data  # seeded sampling: the same answer every time
+
+
+def test_later_street_discards_one_and_respects_the_rows(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = "front: Qs Qd / middle: 9c 9d 4s 4h / back: As Ad Kc"
+    data = solve(
+        ["--rules", "ofc-pineapple", "--board", board, "--cards", "Kh 5c 2d", "--dead", "3c 3d"],
+        capsys,
+        monkeypatch,
+    )
+    assert data["street"] == 4
+    assert data["discard"] == 1
+    assert data["board"] == {"front": "Qs Qd", "middle": "9c 9d 4s 4h", "back": "As Ad Kc"}
+    for option in data["options"]:
+        assert len(parse_cards(option["discard"])) == 1
+        assert len(parse_cards(option["front"])) <= 1
+        assert len(parse_cards(option["middle"])) <= 1
+        placed = cards_of(option, "front", "middle", "back", "discard")
+        assert sorted(placed) == sorted(parse_cards("Kh 5c 2d"))
+
+
+def test_classic_last_card_has_one_place(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = "Qs 2d 3c / 9c 9d 4s 4h 8d / As Ad Kc Kd"
+    data = solve(["--rules", "ofc", "--board", board, "--cards", "Ks"], capsys, monkeypatch)
+    assert data["street"] == 9
+    assert data["best"]["back"] == "Ks"
+    assert len(data["options"]) == 1
+    assert data["options"][0]["ev"] is not None
+
+
+def test_human_output_names_the_play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = run_cli(
+        [
+            "solve",
+            "ofc",
+            "--rules",
+            "open-face-cards",
+            "--cards",
+            "2c 7d 9h Js Ks",
+            "--budget",
+            "0.02",
+        ],
+        capsys,
+        monkeypatch,
+    )
+    assert run.code == 0, run.err
+    assert "Play:" in run.out
+    assert "EV" in run.out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--cards", "Qs Qd 7c 8h Zz"], ["--cards", "Zz"]),
+        (["--cards", "Qs Qd 7c 8h 9h", "--dead", "9h"], ["9h", "twice"]),
+        (["--board", "front: Qs", "--cards", "Qs Qd 7c 8h 9h"], ["between streets"]),
+        (["--board", "front: Qs 2c 3d 4h / back: 5c 6c", "--cards", "Kd 7c 8h"], ["front holds 3"]),
+        (
+            ["--board", "front: Qs Qd / middle: 9c 9d 4s", "--cards", "Kh 5c"],
+            ["deals 3 cards", "gives 2"],
+        ),
+        (["--board", "front: Qs Qd / middle: 9c 9d 4s", "--cards", "Kh 5c Qs"], ["Qs", "twice"]),
+        (["--board", "side: Qs", "--cards", "Kh 5c 2d"], ["side", "not a row"]),
+        (["--board", "front: Qs / front: Qd", "--cards", "Kh 5c 2d"], ["twice"]),
+        (["--rules", "chinese-1-6", "--cards", "Kh 5c 2d"], ["not an OFC game"]),
+        (["--rules", "ofc-fast", "--cards", "Kh 5c 2d"], ["ofc-fast"]),
+        (["--cards", "Qs Qd 7c 8h 9h", "--opponents", "3"], ["opponents"]),
+        (
+            ["--board", "Qs Qd 2c / 9c 9d 4s 4h 8d / As Ad Kc Kd Ks", "--cards", "2h 3h 4d"],
+            ["complete"],
+        ),
+    ],
+)
+def test_bad_input_is_refused(
+    args: list[str],
+    words: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    run = run_cli(["solve", "ofc", *args, "--budget", "0.02"], capsys, monkeypatch)
+    assert run.code == 2, run.out
+    assert run.out == ""
+    assert len(run.err.strip().splitlines()) == 1
+    for word in words:
+        assert word in run.err, run.err
