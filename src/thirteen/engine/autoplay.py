@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 
 from thirteen.engine.actions import Action, Place, SetHand
@@ -19,7 +19,7 @@ from thirteen.engine.errors import IllegalActionError
 from thirteen.engine.evaluate import evaluate3, evaluate5
 from thirteen.engine.naturals import greedy_setting
 from thirteen.engine.rules import Rules
-from thirteen.engine.scoring import is_foul, row_strengths
+from thirteen.engine.scoring import is_foul, row_strengths, royalty_rows
 from thirteen.engine.table import ROW_CAPACITY, Board, TableState, deciders, discards_due
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
@@ -39,7 +39,7 @@ def auto_action(state: TableState, seat: int) -> Action:
     board = _board_for(state, seat)
     rules = state.rules
     if rules.is_ofc and not board.in_fantasyland:
-        front, middle, back, discard = auto_placement(rules, board)
+        front, middle, back, discard = auto_placement(rules, board, unseen_by(state, seat))
         return Place(seat=seat, front=front, middle=middle, back=back, discard=discard)
     front, middle, back = safe_setting(rules, board.pending)
     return SetHand(seat=seat, front=front, middle=middle, back=back)
@@ -111,59 +111,147 @@ def placements(cards: Sequence[Card], room: Sequence[int], discards: int) -> lis
     return out
 
 
-def _made(cards: Sequence[Card]) -> tuple[int, int]:
-    """A partial row's made hand by rank counts only: (0 high, 1 pair, 2 two pair, 3 trips,
-    4 full house, 5 quads) and its main rank."""
+@lru_cache(maxsize=1 << 16)
+def _shape(cards: tuple[Card, ...]) -> tuple[int, tuple[int, ...]]:
+    """A partial row's made hand by ranks alone, comparable across rows: a category (0 high
+    card, 1 pair, 2 two pair, 3 trips, 6 full house, 7 quads) and the ranks, most copies and
+    highest first. Flushes and straights are not counted until the row is full."""
     if not cards:
-        return (0, -1)
+        return (0, ())
     counts = Counter(rank_of(c) for c in cards)
-    shape = sorted(counts.values(), reverse=True)
-    main = max(counts, key=lambda r: (counts[r], r))
-    if shape[0] == 4:
-        return (5, main)
-    if shape[0] == 3:
-        return (4 if len(shape) > 1 and shape[1] >= 2 else 3, main)
-    if shape[0] == 2:
-        return (2 if len(shape) > 1 and shape[1] == 2 else 1, main)
-    return (0, main)
+    order = tuple(sorted(counts, key=lambda r: (counts[r], r), reverse=True))
+    top = counts[order[0]]
+    second = counts[order[1]] if len(order) > 1 else 0
+    if top == 4:
+        category = 7
+    elif top == 3:
+        category = 6 if second >= 2 else 3
+    elif top == 2:
+        category = 2 if second == 2 else 1
+    else:
+        category = 0
+    return (category, order)
 
 
 _ROW_WEIGHT = (1.0, 2.0, 3.0)
+"""How much a made hand is worth in front, middle and back (lower rows hold more)."""
+_ORDER_PENALTY = 10.0
+"""What a lower row at least as strong as the row above it costs, per category of the gap,
+divided by the square root of the upper row's free places (more places, more chances)."""
+_FRONT_RANKS = 1.0
+"""What high cards in front cost: they make the middle's job harder."""
 
 
 def _placement_value(rules: Rules, rows: Rows) -> float:
-    """A cheap, deterministic judgement of a partial board: strong low rows, no foul in sight."""
-    full = [len(r) == ROW_CAPACITY[n] for r, n in zip(rows, ROW_NAMES, strict=True)]
-    if all(full):
+    """A cheap, deterministic judgement of a board: strong low rows and no foul in sight."""
+    free = [ROW_CAPACITY[name] - len(row) for row, name in zip(rows, ROW_NAMES, strict=True)]
+    if not any(free):
         strengths = row_strengths(rules, *rows)
-        foul = is_foul(rules, *strengths)
-        return -1e6 if foul else float(sum(strengths))
-    made = [_made(r) for r in rows]
+        return -1e6 if is_foul(rules, *strengths) else sum(strengths) / 1000.0
+    made = [_shape(row) for row in rows]
     value = 0.0
-    for weight, (category, rank), cards in zip(_ROW_WEIGHT, made, rows, strict=True):
-        value += weight * (category * 20 + (rank + 1 if category else 0))
-        value += weight * 0.05 * sum(rank_of(c) for c in cards)
-    # Risk of a foul: a lower row already made stronger than the row above it.
-    for low, high, high_full in ((0, 1, full[1]), (1, 2, full[2])):
-        if made[low] > made[high]:
-            value -= 1e5 if high_full else 60.0 * (made[low][0] - made[high][0] + 1)
-    # The front is the row that fouls most: keep it weak unless it is already settled.
-    value -= 2.0 * sum(rank_of(c) for c in rows[0])
+    for weight, (category, ranks) in zip(_ROW_WEIGHT, made, strict=True):
+        value += weight * (3 * category + (ranks[0] / 13 if category else 0.0))
+    for low, high in ((0, 1), (1, 2)):
+        if rows[low] and made[low] >= made[high]:
+            gap = made[low][0] - made[high][0] + (made[low][0] == made[high][0])
+            if free[high] == 0:
+                value -= 1e4  # the upper row is finished below this one: a foul is certain
+            else:
+                value -= _ORDER_PENALTY * (gap + 0.5) / free[high] ** 0.5
+    value -= _FRONT_RANKS * sum(rank_of(c) for c in rows[0]) / 13
     return value
 
 
-def auto_placement(rules: Rules, board: Board) -> Placement:
-    """The table's automatic placement for an OFC street (deterministic)."""
-    best: Placement | None = None
-    best_value = float("-inf")
-    for front, middle, back, discard in street_placements(rules, board):
-        rows: Rows = (board.front + front, board.middle + middle, board.back + back)
-        value = _placement_value(rules, rows)
-        if value > best_value:
-            best, best_value = (front, middle, back, discard), value
-    if best is None:
+def _greedy(rules: Rules, rows: Rows, cards: Sequence[Card], discards: int) -> Placement:
+    """The placement with the best :func:`_placement_value` (the first of equals)."""
+    room = [ROW_CAPACITY[name] - len(row) for row, name in zip(rows, ROW_NAMES, strict=True)]
+    return max(
+        placements(cards, room, discards),
+        key=lambda p: _placement_value(rules, (rows[0] + p[0], rows[1] + p[1], rows[2] + p[2])),
+    )
+
+
+LOOKAHEAD_DEALS = 16
+"""Futures the automatic placement plays out for each of its best candidates."""
+LOOKAHEAD_CANDIDATES = 6
+"""Candidates (best by :func:`_placement_value`) the automatic placement plays out."""
+_FOUL_COST = 6.0
+
+
+def _futures(unseen: Sequence[Card], key: Sequence[Card], count: int) -> list[list[Card]]:
+    """``count`` shuffles of ``unseen``, a deterministic function of the cards in ``key``
+    (xorshift32), so replaying a hand reproduces the table's automatic moves."""
+    state = (sum((c + 1) * 2654435761 for c in key) & 0xFFFFFFFF) or 1
+    out = []
+    for _ in range(count):
+        pool = list(unseen)
+        for i in range(len(pool) - 1, 0, -1):
+            state ^= (state << 13) & 0xFFFFFFFF
+            state ^= state >> 17
+            state ^= (state << 5) & 0xFFFFFFFF
+            j = state % (i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        out.append(pool)
+    return out
+
+
+def _finish(rules: Rules, rows: Rows, streets: Sequence[int], pool: Sequence[Card]) -> float:
+    """Play ``rows`` to the end greedily with ``pool`` as the cards to come; what it scores."""
+    drawn = 0
+    for size in streets:
+        cards = pool[drawn : drawn + size]
+        drawn += size
+        front, middle, back, _ = _greedy(rules, rows, cards, rules.discards_per_street)
+        rows = (rows[0] + front, rows[1] + middle, rows[2] + back)
+    strengths = row_strengths(rules, *rows)
+    if is_foul(rules, *strengths):
+        return -_FOUL_COST
+    return float(sum(royalty_rows(rules, strengths)))
+
+
+def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> Placement:
+    """The table's automatic placement for an OFC street (deterministic).
+
+    The best few placements by a quick judgement are each played out to the end on the same
+    :data:`LOOKAHEAD_DEALS` futures drawn from ``unseen`` (the cards the player has not seen),
+    greedily, and scored by royalties less a foul; the best total wins. Without ``unseen``, or
+    when nothing is left to come, the quick judgement decides alone.
+    """
+    options = street_placements(rules, board)
+    if not options:
         raise IllegalActionError("no_legal_placement", "There is no legal way to play this street.")
-    return best
+    ranked = sorted(
+        options,
+        key=lambda p: (
+            -_placement_value(rules, (board.front + p[0], board.middle + p[1], board.back + p[2]))
+        ),
+    )[:LOOKAHEAD_CANDIDATES]
+    streets = rules.streets[board.street + 1 :]
+    if len(ranked) == 1 or not streets or len(unseen) < sum(streets):
+        return ranked[0]
+    futures = _futures(unseen, board.dealt + board.placed + board.discards, LOOKAHEAD_DEALS)
+
+    def played_out(p: Placement) -> float:
+        rows: Rows = (board.front + p[0], board.middle + p[1], board.back + p[2])
+        return sum(_finish(rules, rows, streets, pool) for pool in futures)
+
+    return max(ranked, key=played_out)
+
+
+def unseen_by(state: TableState, seat: int) -> list[Card]:
+    """The cards ``seat`` has not seen: everything but what its own view shows."""
+    from thirteen.engine.views import view  # views build on the table, like this module
+
+    hand = view(state, seat).hand
+    seen: set[Card] = set()
+    if hand is not None:
+        for board in hand.boards:
+            seen.update(board.front + board.middle + board.back)
+        if hand.me is not None:
+            me = hand.me
+            seen.update(me.cards + me.front + me.middle + me.back + me.discards)
+    return [c for c in range(52) if c not in seen]
 
 
 __all__ = [
@@ -172,4 +260,5 @@ __all__ = [
     "placements",
     "safe_setting",
     "street_placements",
+    "unseen_by",
 ]
