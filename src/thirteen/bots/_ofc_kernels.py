@@ -452,53 +452,28 @@ def board_value(
         up = it[it[FLOOR] + STEP_CATEGORY[steps]]
         if up < low_m:
             up = low_m
-        mixed += climb * _reach(
-            bm,
-            up,
-            free_b,
-            pres_b,
-            pair_b,
-            every_b,
-            flush_b,
-            straight_b,
-            live_rank,
-            unseen,
-            future,
-            it,
-            p,
+        targets = (
+            (climb, up),
+            (to_straight, max(low_m, it[it[FLOOR] + 4])),
+            (to_flush, max(low_m, it[it[FLOOR] + 5])),
         )
-        if to_straight > 0.0:
-            mixed += to_straight * _reach(
-                bm,
-                max(low_m, it[it[FLOOR] + 4]),
-                free_b,
-                pres_b,
-                pair_b,
-                every_b,
-                flush_b,
-                straight_b,
-                live_rank,
-                unseen,
-                future,
-                it,
-                p,
-            )
-        if to_flush > 0.0:
-            mixed += to_flush * _reach(
-                bm,
-                max(low_m, it[it[FLOOR] + 5]),
-                free_b,
-                pres_b,
-                pair_b,
-                every_b,
-                flush_b,
-                straight_b,
-                live_rank,
-                unseen,
-                future,
-                it,
-                p,
-            )
+        for weight, target in targets:
+            if weight > 0.0:
+                mixed += weight * _reach(
+                    bm,
+                    target,
+                    free_b,
+                    pres_b,
+                    pair_b,
+                    every_b,
+                    flush_b,
+                    straight_b,
+                    live_rank,
+                    unseen,
+                    future,
+                    it,
+                    p,
+                )
         ok_b = mixed / (stay + climb + to_straight + to_flush)
     ok = ok_m * ok_b
 

@@ -21,14 +21,9 @@ from thirteen.engine.autoplay import Placement
 from thirteen.engine.cards import DECK, Card
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import (
-    CARD_KEY3,
-    CARD_KEY5,
-    CARD_RANK_BIT,
     CATEGORY_OF,
-    FLUSH5_TABLE,
+    EVAL_TABLES,
     NUM_STRENGTHS,
-    RANK3_TABLE,
-    RANK5_TABLE,
     class_key,
     hand_labels,
     is_front_class,
@@ -93,12 +88,7 @@ def _engine_tables() -> I64:
     tables = [
         np.asarray(t, dtype=np.int64)
         for t in (
-            CARD_KEY5,
-            CARD_RANK_BIT,
-            RANK5_TABLE,
-            FLUSH5_TABLE,
-            CARD_KEY3,
-            RANK3_TABLE,
+            *EVAL_TABLES,
             CATEGORY_OF,
             ceiling,
             main,

@@ -45,13 +45,8 @@ from thirteen.bots import _fantasyland_search as kernel
 from thirteen.engine.cards import Card, check_cards, check_distinct
 from thirteen.engine.errors import CardError, RuleError
 from thirteen.engine.evaluate import (
-    CARD_KEY3,
-    CARD_KEY5,
-    CARD_RANK_BIT,
-    FLUSH5_TABLE,
+    EVAL_TABLES,
     NUM_STRENGTHS,
-    RANK3_TABLE,
-    RANK5_TABLE,
     label_floor,
     tie_ceiling,
 )
@@ -248,12 +243,7 @@ def solve_fantasyland(
     tables = _tables(rules, fraction.denominator, fraction.numerator)
     found = kernel.search(
         np.array(hand, dtype=np.int64),
-        CARD_KEY5,
-        CARD_RANK_BIT,
-        RANK5_TABLE,
-        FLUSH5_TABLE,
-        CARD_KEY3,
-        RANK3_TABLE,
+        *EVAL_TABLES,
         tables.back_score,
         tables.back_keeps,
         tables.mid_plain,

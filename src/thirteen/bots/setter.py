@@ -33,14 +33,9 @@ from thirteen.bots._setter_tables import Model, SetterTablesError, model_for
 from thirteen.engine.cards import Card, check_cards, check_distinct
 from thirteen.engine.errors import CardError, RuleError
 from thirteen.engine.evaluate import (
-    CARD_KEY3,
-    CARD_KEY5,
-    CARD_RANK_BIT,
-    FLUSH5_TABLE,
+    EVAL_TABLES,
     LOW5_TABLE,
     LOWFLUSH5_TABLE,
-    RANK3_TABLE,
-    RANK5_TABLE,
 )
 from thirteen.engine.naturals import check_natural
 from thirteen.engine.rules import Rules, get_rules
@@ -122,12 +117,7 @@ def _search(
         k.SUB5,
         k.SUB3,
         k.SPLITS,
-        CARD_KEY5,
-        CARD_RANK_BIT,
-        RANK5_TABLE,
-        FLUSH5_TABLE,
-        CARD_KEY3,
-        RANK3_TABLE,
+        *EVAL_TABLES,
         LOW5_TABLE,
         LOWFLUSH5_TABLE,
         m.table,

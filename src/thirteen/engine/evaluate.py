@@ -204,6 +204,8 @@ LOW5_TABLE = np.array(_LOW5, dtype=np.int16)
 LOWFLUSH5_TABLE = np.array(_LOWFLUSH5, dtype=np.int16)
 CATEGORY_OF = np.array([int(c) for c in _T.categories], dtype=np.int8)
 """``CATEGORY_OF[strength]`` is the :class:`Category` value of a strength."""
+EVAL_TABLES = (CARD_KEY5, CARD_RANK_BIT, RANK5_TABLE, FLUSH5_TABLE, CARD_KEY3, RANK3_TABLE)
+"""The tables a compiled evaluator takes, in the order the solvers' kernels take them."""
 
 
 def evaluate5(a: Card, b: Card, c: Card, d: Card, e: Card) -> int:
