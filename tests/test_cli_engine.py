@@ -14,6 +14,7 @@ import pytest
 from cli_helpers import Run, run_cli
 from thirteen.engine.cards import format_cards
 from thirteen.engine.evaluate import evaluate_batch
+from thirteen.engine.rules import PRESETS
 
 CLI = Callable[..., Run]
 
@@ -187,11 +188,15 @@ def test_rules_lists_presets_and_shows_one(cli: CLI) -> None:
     assert "There is no preset 'nope'" in bad.err
 
 
-def test_demo_runs_every_preset(cli: CLI) -> None:
-    r = cli(["demo", "--seed", "5"])
+def test_demo_plays_every_preset_with_the_bots_reproducibly(cli: CLI) -> None:
+    r = cli(["demo", "--seed", "5", "--budget", "0.01"])
     assert r.code == 0, r.err
-    for name in ("chinese-2-4", "ofc", "open-face-cards"):
-        assert name in r.out
+    for name in PRESETS:
+        assert f"{name}, hand 1" in r.out
+    for level in ("strong", "heuristic", "random"):
+        assert level in r.out
+    again = cli(["demo", "--seed", "5", "--budget", "0.01"])
+    assert again.out == r.out
 
 
 def test_the_installed_script_answers_with_exit_code_two() -> None:

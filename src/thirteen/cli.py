@@ -7,7 +7,6 @@ on stderr; nothing is half-done.
 from __future__ import annotations
 
 import json
-import random
 import sys
 from typing import Annotated, Any
 
@@ -15,17 +14,17 @@ import typer
 from rich.table import Table
 
 from thirteen.commands.common import UsageError, console, emit, fail, load_json
+from thirteen.commands.demo import demo
 from thirteen.commands.duel import duel
 from thirteen.commands.simulate import simulate
 from thirteen.commands.solve import load_solvers, solve_app
 from thirteen.commands.verify import verify
-from thirteen.engine.cards import DECK, format_cards, parse_cards
+from thirteen.engine.cards import format_cards, parse_cards
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import category_name, describe, evaluate, lowball
-from thirteen.engine.naturals import find_naturals, greedy_setting
 from thirteen.engine.notation import showdown_to_json, showing_from_json
 from thirteen.engine.rules import PRESETS, Rules, get_rules
-from thirteen.engine.scoring import DeclaredNatural, SetHand, Showing, score
+from thirteen.engine.scoring import score
 
 app = typer.Typer(
     name="thirteen",
@@ -40,6 +39,7 @@ load_solvers()
 app.add_typer(solve_app, name="solve")
 app.command("simulate")(simulate)
 app.command("duel")(duel)
+app.command("demo")(demo)
 app.command("verify")(verify)
 
 
@@ -175,55 +175,6 @@ def rules_command(
     for name, value, doc in rules.describe():
         table.add_row(name, value, doc)
     console.print(table)
-
-
-# --------------------------------------------------------------------------------- demo
-def _demo_hands(rules: Rules, players: int, rng: random.Random) -> list[Showing]:
-    deck = list(DECK)
-    rng.shuffle(deck)
-    hands: list[Showing] = []
-    for seat in range(players):
-        dealt = deck[seat * rules.cards_per_player : (seat + 1) * rules.cards_per_player]
-        keep = sorted(dealt[:13]) if rules.discards_per_street else dealt
-        naturals = [n for n in find_naturals(keep) if rules.natural_payout(n.name) is not None]
-        if naturals:
-            best = max(naturals, key=lambda n: rules.natural_payout(n.name) or 0)
-            hands.append(DeclaredNatural(best.name, tuple(keep)))
-            continue
-        front, middle, back = greedy_setting(keep)
-        hands.append(SetHand(front, middle, back))
-    return hands
-
-
-def _row_text(cards: tuple[int, ...]) -> str:
-    return f"{format_cards(cards)}  [dim]{describe(evaluate(cards))}[/]"
-
-
-@app.command("demo")
-def demo_command(
-    hands: Annotated[int, typer.Option(min=1, max=20, help="Hands per preset.")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Seed the demo's deals.")] = None,
-) -> None:
-    """Deal and score random hands of every preset, set by a simple never-foul setter."""
-    rng = random.Random(seed)
-    for name, rules in PRESETS.items():
-        for _ in range(hands):
-            players = min(rules.max_players, 3)
-            dealt = _demo_hands(rules, players, rng)
-            result = score(rules, dealt)
-            table = Table(title=f"{name}: {players} players", title_justify="left")
-            for column in ("seat", "front", "middle", "back", "royalties", "total"):
-                table.add_column(column)
-            for seat, (hand, player) in enumerate(zip(dealt, result.players, strict=True)):
-                if isinstance(hand, SetHand):
-                    rows = [_row_text(hand.front), _row_text(hand.middle), _row_text(hand.back)]
-                else:
-                    assert player.natural is not None
-                    rows = [player.natural.title, format_cards(player.natural.middle), ""]
-                table.add_row(
-                    str(seat), *rows, str(player.royalties), f"[bold]{player.total:+d}[/]"
-                )
-            console.print(table)
 
 
 # --------------------------------------------------------------------------------- bench

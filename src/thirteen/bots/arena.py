@@ -71,11 +71,49 @@ def seeded_deal(rng: random.Random) -> Deal:
     return Deal.from_order(order, [rng.randbytes(SALT_BYTES) for _ in range(52)])
 
 
-def _seat_table(rules: Rules, players: int) -> TableState:
+def seated_table(rules: Rules, players: int) -> TableState:
+    """A table of ``players`` seats, every seat taken with an arena stack."""
     state = new_table(rules, seats=players, max_buy_in=BIG_STACK)
     for seat in range(players):
         state, _ = apply(state, Sit(seat=seat, player=f"seat{seat}", stack=BIG_STACK))
     return state
+
+
+@dataclass(frozen=True)
+class HandPlayed:
+    """A hand played to its showdown: the table after it and where the time went."""
+
+    state: TableState
+    clock: float
+    seconds_engine: float
+    seconds_bots: float
+
+
+def play_hand(
+    state: TableState, seat_bots: Sequence[Bot], deal: Deal, clock: float, *, budget: float = 1.0
+) -> HandPlayed:
+    """Deal ``deal`` and let ``seat_bots[seat]`` make every decision of that seat, each on its
+    view alone, until the showdown. Each action is stamped one second after the previous one."""
+    tick = time.perf_counter()
+    clock = max(clock, state.next_deal_at or clock)
+    state, _ = apply(state, StartHand(deal=deal, at=clock))
+    engine = time.perf_counter() - tick
+    bots_time = 0.0
+    while state.phase == Phase.PLAYING:
+        tick = time.perf_counter()
+        due = deciders(state)
+        seat = min(due, key=lambda s: (due[s] or 0.0, s))
+        seat_view = view(state, seat)
+        legal = legal_actions(seat_view)
+        mid = time.perf_counter()
+        action = seat_bots[seat].choose(seat_view, legal, budget)
+        after = time.perf_counter()
+        clock += 1.0
+        state, _ = apply(state, replace(action, at=clock))
+        done = time.perf_counter()
+        engine += (mid - tick) + (done - after)
+        bots_time += after - mid
+    return HandPlayed(state, clock, engine, bots_time)
 
 
 def play(
@@ -94,7 +132,7 @@ def play(
         raise ValueError(f"{rules.name} needs 2 to {rules.max_players} players, not {n}.")
     rng = random.Random(seed) if seed is not None else None
     rotations = list(range(n)) if duplicate else [0]
-    tables = [_seat_table(rules, n) for _ in rotations]
+    tables = [seated_table(rules, n) for _ in rotations]
     clocks = [0.0 for _ in rotations]
     stats = [BotStats(bot.name) for bot in bots]
     engine = bots_time = 0.0
@@ -104,25 +142,12 @@ def play(
         deal_points = [0] * n
         for t, shift in enumerate(rotations):
             seat_bot = [(seat + shift) % n for seat in range(n)]  # which bot sits where
-            state, clock = tables[t], clocks[t]
-            tick = time.perf_counter()
-            clock = max(clock, state.next_deal_at or clock)
-            state, _ = apply(state, StartHand(deal=deal, at=clock))
-            engine += time.perf_counter() - tick
-            while state.phase == Phase.PLAYING:
-                tick = time.perf_counter()
-                due = deciders(state)
-                seat = min(due, key=lambda s: (due[s] or 0.0, s))
-                seat_view = view(state, seat)
-                legal = legal_actions(seat_view)
-                mid = time.perf_counter()
-                action = bots[seat_bot[seat]].choose(seat_view, legal, budget)
-                after = time.perf_counter()
-                clock += 1.0
-                state, _ = apply(state, replace(action, at=clock))
-                done = time.perf_counter()
-                engine += (mid - tick) + (done - after)
-                bots_time += after - mid
+            played = play_hand(
+                tables[t], [bots[b] for b in seat_bot], deal, clocks[t], budget=budget
+            )
+            state, clock = played.state, played.clock
+            engine += played.seconds_engine
+            bots_time += played.seconds_bots
             hand = state.hand
             assert hand is not None
             assert hand.result is not None
