@@ -74,9 +74,9 @@ def street_of(rules: Rules, placed: int) -> int:
         done += size - (rules.discards_per_street if street else 0)
     if placed >= 13:
         fail("The board is complete: there is no street left to play.")
+    sizes = ", ".join(map(str, _boundaries(rules)))
     return fail(
-        f"A {rules.name} board has {', '.join(map(str, _boundaries(rules)))} cards between "
-        f"streets, not {placed}."
+        f"On an {rules.name} table a board has {sizes} cards between streets, not {placed}."
     )
 
 
