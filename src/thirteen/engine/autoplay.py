@@ -177,6 +177,7 @@ LOOKAHEAD_DEALS = 16
 LOOKAHEAD_CANDIDATES = 6
 """Candidates (best by :func:`_placement_value`) the automatic placement plays out."""
 _FOUL_COST = 6.0
+"""What a fouled playout scores: about a scooped hand, with the royalties it forfeits."""
 
 
 def _futures(unseen: Sequence[Card], key: Sequence[Card], count: int) -> list[list[Card]]:
