@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from thirteen.bots import _ofc_kernels as k
 from thirteen.engine.autoplay import Placement
-from thirteen.engine.cards import DECK, Card
+from thirteen.engine.cards import Card
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import (
     CATEGORY_OF,
@@ -30,7 +30,7 @@ from thirteen.engine.evaluate import (
     tie_ceiling,
 )
 from thirteen.engine.rules import Rules, fantasyland_cards_for
-from thirteen.engine.views import TableView
+from thirteen.engine.views import TableView, unseen_cards
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -252,13 +252,11 @@ def situation_from_view(view: TableView, rules: Rules) -> Situation:
     if hand is None or me is None or not me.must_act or me.mode != "street":
         raise RuleError("not_your_turn", "This seat has no OFC street to play now.")
     mine = next(b for b in hand.boards if b.seat == me.seat)
-    seen: set[Card] = set(me.cards) | set(me.discards) | set(me.front + me.middle + me.back)
     opponents: list[Opponent] = []
     for b in hand.boards:
         if b.seat == me.seat:
             continue
         rows: Rows = (b.front, b.middle, b.back)
-        seen.update(b.front + b.middle + b.back)
         if b.outcome == "surrendered":
             opponents.append(Opponent(k.OPP_SURRENDERED))
         elif b.fantasyland is not None:
@@ -274,7 +272,7 @@ def situation_from_view(view: TableView, rules: Rules) -> Situation:
         rows=(me.front, me.middle, me.back),
         cards=me.cards,
         discard=me.discard_now,
-        unseen=tuple(c for c in DECK if c not in seen),
+        unseen=unseen_cards(view),
         streets=sizes,
         discards=discards,
         opponents=tuple(opponents),

@@ -144,7 +144,7 @@ _FRONT_RANKS = 1.0
 
 def _placement_value(rules: Rules, rows: Rows) -> float:
     """A cheap, deterministic judgement of a board: strong low rows and no foul in sight."""
-    free = [ROW_CAPACITY[name] - len(row) for row, name in zip(rows, ROW_NAMES, strict=True)]
+    free = _free(rows)
     if not any(free):
         strengths = row_strengths(rules, *rows)
         return -1e6 if is_foul(rules, *strengths) else sum(strengths) / 1000.0
@@ -163,12 +163,21 @@ def _placement_value(rules: Rules, rows: Rows) -> float:
     return value
 
 
+def _free(rows: Rows) -> list[int]:
+    """Free places in front, middle and back."""
+    return [ROW_CAPACITY[name] - len(row) for row, name in zip(rows, ROW_NAMES, strict=True)]
+
+
+def _after(rows: Rows, placement: Placement) -> Rows:
+    """The rows once ``placement`` is played."""
+    return (rows[0] + placement[0], rows[1] + placement[1], rows[2] + placement[2])
+
+
 def _greedy(rules: Rules, rows: Rows, cards: Sequence[Card], discards: int) -> Placement:
     """The placement with the best :func:`_placement_value` (the first of equals)."""
-    room = [ROW_CAPACITY[name] - len(row) for row, name in zip(rows, ROW_NAMES, strict=True)]
     return max(
-        placements(cards, room, discards),
-        key=lambda p: _placement_value(rules, (rows[0] + p[0], rows[1] + p[1], rows[2] + p[2])),
+        placements(cards, _free(rows), discards),
+        key=lambda p: _placement_value(rules, _after(rows, p)),
     )
 
 
@@ -203,8 +212,7 @@ def _finish(rules: Rules, rows: Rows, streets: Sequence[int], pool: Sequence[Car
     for size in streets:
         cards = pool[drawn : drawn + size]
         drawn += size
-        front, middle, back, _ = _greedy(rules, rows, cards, rules.discards_per_street)
-        rows = (rows[0] + front, rows[1] + middle, rows[2] + back)
+        rows = _after(rows, _greedy(rules, rows, cards, rules.discards_per_street))
     strengths = row_strengths(rules, *rows)
     if is_foul(rules, *strengths):
         return -_FOUL_COST
@@ -222,37 +230,24 @@ def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> P
     options = street_placements(rules, board)
     if not options:
         raise IllegalActionError("no_legal_placement", "There is no legal way to play this street.")
-    ranked = sorted(
-        options,
-        key=lambda p: (
-            -_placement_value(rules, (board.front + p[0], board.middle + p[1], board.back + p[2]))
-        ),
-    )[:LOOKAHEAD_CANDIDATES]
+    ranked = sorted(options, key=lambda p: -_placement_value(rules, _after(board.rows, p)))
+    ranked = ranked[:LOOKAHEAD_CANDIDATES]
     streets = rules.streets[board.street + 1 :]
     if len(ranked) == 1 or not streets or len(unseen) < sum(streets):
         return ranked[0]
     futures = _futures(unseen, board.dealt + board.placed + board.discards, LOOKAHEAD_DEALS)
 
     def played_out(p: Placement) -> float:
-        rows: Rows = (board.front + p[0], board.middle + p[1], board.back + p[2])
-        return sum(_finish(rules, rows, streets, pool) for pool in futures)
+        return sum(_finish(rules, _after(board.rows, p), streets, pool) for pool in futures)
 
     return max(ranked, key=played_out)
 
 
-def unseen_by(state: TableState, seat: int) -> list[Card]:
+def unseen_by(state: TableState, seat: int) -> tuple[Card, ...]:
     """The cards ``seat`` has not seen: everything but what its own view shows."""
-    from thirteen.engine.views import view  # views build on the table, like this module
+    from thirteen.engine.views import unseen_cards, view  # views build on the table, like us
 
-    hand = view(state, seat).hand
-    seen: set[Card] = set()
-    if hand is not None:
-        for board in hand.boards:
-            seen.update(board.front + board.middle + board.back)
-        if hand.me is not None:
-            me = hand.me
-            seen.update(me.cards + me.front + me.middle + me.back + me.discards)
-    return [c for c in range(52) if c not in seen]
+    return unseen_cards(view(state, seat))
 
 
 __all__ = [

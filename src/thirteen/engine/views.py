@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from thirteen.engine.cards import Card, format_cards
+from thirteen.engine.cards import DECK, Card, format_cards
 from thirteen.engine.naturals import find_naturals
 from thirteen.engine.table import Board, Phase, TableState, deciders, discards_due
 
@@ -234,6 +234,19 @@ def view(state: TableState, viewer: int | None) -> TableView:
         seats=seats,
         hand=hand_view,
     )
+
+
+def unseen_cards(table_view: TableView) -> tuple[Card, ...]:
+    """The cards the viewer has not seen (deck order): everything the view does not show."""
+    seen: set[Card] = set()
+    hand = table_view.hand
+    if hand is not None:
+        for board in hand.boards:
+            seen.update(board.front + board.middle + board.back)
+        if hand.me is not None:
+            me = hand.me
+            seen.update(me.cards + me.front + me.middle + me.back + me.discards)
+    return tuple(c for c in DECK if c not in seen)
 
 
 _CARD_FIELDS = {"front", "middle", "back", "cards", "discards"}
