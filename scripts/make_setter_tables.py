@@ -41,7 +41,10 @@ from thirteen.bots._setter_tables import (
     field_arrays,
     field_from_samples,
     field_key,
+    independent_field,
     npz_bytes,
+    read_tables,
+    royalty_table,
 )
 from thirteen.engine.evaluate import (
     EVAL_TABLES,
@@ -52,6 +55,7 @@ from thirteen.engine.evaluate import (
     evaluate_batch,
     lowball_batch,
 )
+from thirteen.engine.royalties import ROWS
 from thirteen.engine.rules import get_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,10 +201,7 @@ class FieldRun:
 
 def random_field(key: str, lowball: bool, randoms: tuple[F64, F64, F64], grid: int) -> FieldTables:
     front, five, low = randoms
-    z3 = np.zeros((grid + 1) ** 3)
-    z2 = np.zeros(3 * (grid + 1) ** 2)
-    mid = low if lowball else five
-    return FieldTables(key, front, mid, five, z3, z3, z2, z2, grid, 0.0, np.zeros(5))
+    return independent_field(key, front, low if lowball else five, five, grid)
 
 
 def make_field(
@@ -378,11 +379,7 @@ def _against_field(  # pragma: no cover - compiled
 
 def royalty_rows(rules: Any) -> F64:
     """Royalty units by row and strength as the showdown pays them (none in a lowball middle)."""
-    roy = np.zeros((3, NUM_STRENGTHS))
-    for r, row in enumerate(("front", "middle", "back")):
-        if not (row == "middle" and rules.lowball_middle) and rules.royalty_mode != "off":
-            roy[r] = rules.royalties.array(row)
-    return roy
+    return np.stack([royalty_table(rules, row) for row in ROWS])
 
 
 def _cross_check(rules: Any, hands: I8, played: Played, lowball: bool, roy: F64, m: Model) -> None:
@@ -635,8 +632,6 @@ def main(argv: list[str] | None = None) -> int:
         every = [(s, low) for s, low in every if field_key(s, low) in wanted]
     console = Console(stderr=True)
     if args.check_only:
-        from thirteen.bots._setter_tables import read_tables
-
         shipped = args.out.resolve() == DEFAULT_OUT.resolve()
         digest = hashlib.sha256(args.out.read_bytes()).hexdigest()
         tables = read_tables(args.out, sha256=None if shipped else digest)
@@ -655,9 +650,8 @@ def main(argv: list[str] | None = None) -> int:
             for number, x in enumerate(history):
                 console.print(f"{key:11} round {number}: {x}")
     if args.check or args.check_only:
-        from thirteen.bots._setter_tables import read_tables
-
-        tables = read_tables(args.out, sha256=digest)
+        if not args.check_only:
+            tables = read_tables(args.out, sha256=digest)
         checks = {}
         for scoring, lowball in every:
             key = field_key(scoring, lowball)

@@ -17,13 +17,14 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from thirteen.engine.rules import NATURAL_NAMES
+
 I8 = npt.NDArray[np.int8]
 I16 = npt.NDArray[np.int16]
 I32 = npt.NDArray[np.int32]
-I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 
-NATURAL_ORDER = ("dragon", "three-flushes", "three-straights", "six-pairs", "no-face-cards")
+NATURAL_ORDER = NATURAL_NAMES
 """Bit ``i`` of :func:`natural_mask` is set when the hand holds ``NATURAL_ORDER[i]``."""
 
 

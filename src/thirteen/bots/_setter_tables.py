@@ -33,7 +33,8 @@ import numpy.typing as npt
 
 from thirteen.bots._setter_checksum import TABLES_SHA256
 from thirteen.bots._setter_kernels import MODE_LOWBALL, MODE_PLAIN, NATURAL_ORDER
-from thirteen.engine.evaluate import NUM_LOWBALL_STRENGTHS, NUM_STRENGTHS, tie_ceiling
+from thirteen.engine.evaluate import NUM_LOWBALL_STRENGTHS, NUM_STRENGTHS, middle_floors
+from thirteen.engine.royalties import ROWS
 from thirteen.engine.rules import Rules
 
 F64 = npt.NDArray[np.float64]
@@ -307,19 +308,21 @@ class Model:
     foul_cost: float
     opp_royalties: float
     """Royalties an opponent who sets shows on average (what a fouled hand pays on top)."""
+    opp_naturals: float
+    """What opponents' naturals cost per opponent, whatever this hand does."""
 
 
 @cache
 def _front_keys(strict: bool) -> I16:
-    """The weakest middle each front strength allows (seed 004's strict rule if ``strict``)."""
-    keys = np.arange(NUM_STRENGTHS, dtype=np.int16)
-    if strict:
-        keys = np.array([tie_ceiling(s) + 1 for s in range(NUM_STRENGTHS)], dtype=np.int16)
+    """The weakest middle each front strength allows, as the kernels take it."""
+    keys = middle_floors(strict).astype(np.int16)
     keys.setflags(write=False)
     return keys
 
 
-def _royalties(rules: Rules, row: str) -> F64:
+def royalty_table(rules: Rules, row: str) -> F64:
+    """Royalty units ``row`` earns at each strength, as the showdown pays them (none when
+    royalties are off, none in a lowball middle)."""
     if rules.royalty_mode == "off" or (row == "middle" and rules.lowball_middle):
         return np.zeros(NUM_STRENGTHS)
     return np.array(rules.royalties.array(row), dtype=np.float64)  # type: ignore[arg-type]
@@ -340,9 +343,9 @@ def build_model(field: FieldTables, rules: Rules, *, bonuses: bool = True) -> Mo
     shown = 0.0
     win = np.zeros((3, NUM_STRENGTHS))
     lose = np.zeros((3, NUM_STRENGTHS))
-    for r, (row, p) in enumerate(zip(("front", "middle", "back"), field.rows, strict=True)):
+    for r, (row, p) in enumerate(zip(ROWS, field.rows, strict=True)):
         w, lo = below(p), above(p)
-        roy = _royalties(rules, row)[: len(p)]
+        roy = royalty_table(rules, row)[: len(p)]
         value = w - lo
         if rules.royalty_mode == "winner":
             paid = above(p * roy)  # what an opponent's winning row of each strength collects
@@ -382,27 +385,24 @@ def build_model(field: FieldTables, rules: Rules, *, bonuses: bool = True) -> Mo
         float(rules.surrender_cost),
         float(rules.foul_cost),
         shown,
+        float(np.dot(p_natural, np.maximum(payout, 0.0))),
     )
+
+
+def independent_field(key: str, front: F64, middle: F64, back: F64, grid: int) -> FieldTables:
+    """A 'field' whose rows are independent hands with these strength distributions: no joint
+    odds, no surrender, no naturals."""
+    zeros3 = np.zeros((grid + 1) ** 3)
+    zeros2 = np.zeros(3 * (grid + 1) ** 2)
+    zeros = np.zeros(len(NATURAL_ORDER))
+    return FieldTables(key, front, middle, back, zeros3, zeros3, zeros2, zeros2, grid, 0.0, zeros)
 
 
 def random_field(tables: Tables, lowball: bool) -> FieldTables:
     """A 'field' of random 3- and 5-card hands with independent rows (the simple heuristic)."""
-    g = tables.fields[next(iter(tables.fields))].grid
-    zeros3 = np.zeros((g + 1) ** 3)
-    zeros2 = np.zeros(3 * (g + 1) ** 2)
-    return FieldTables(
-        "random",
-        tables.random_front,
-        tables.random_low if lowball else tables.random_five,
-        tables.random_five,
-        zeros3,
-        zeros3,
-        zeros2,
-        zeros2,
-        g,
-        0.0,
-        np.zeros(len(NATURAL_ORDER)),
-    )
+    middle = tables.random_low if lowball else tables.random_five
+    grid = tables.fields[next(iter(tables.fields))].grid
+    return independent_field("random", tables.random_front, middle, tables.random_five, grid)
 
 
 @lru_cache(maxsize=64)

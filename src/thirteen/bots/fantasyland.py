@@ -36,7 +36,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -48,7 +48,7 @@ from thirteen.engine.evaluate import (
     EVAL_TABLES,
     NUM_STRENGTHS,
     label_floor,
-    tie_ceiling,
+    middle_floors,
 )
 from thirteen.engine.royalties import ROWS
 from thirteen.engine.rules import Rules
@@ -149,14 +149,6 @@ def _stay_floor(rules: Rules, row: str) -> int:
     return min(floors, default=NUM_STRENGTHS)
 
 
-@cache
-def _front_caps(strict: bool) -> I64:
-    strengths = np.arange(NUM_STRENGTHS, dtype=np.int64)
-    if not strict:
-        return strengths
-    return np.array([tie_ceiling(s) + 1 for s in range(NUM_STRENGTHS)], dtype=np.int64)
-
-
 @lru_cache(maxsize=32)
 def _rule_rows(rules: Rules) -> tuple[dict[str, I64], dict[str, B8]]:
     """Royalty units and whether a row alone stays, per row and strength."""
@@ -186,7 +178,7 @@ def _tables(rules: Rules, unit: int, stay_units: int) -> _Tables:
         mid_keeps=keeps["middle"],
         front_plain=royalty["front"],
         front_stay=royalty["front"] + stay * keeps["front"],
-        front_cap=_front_caps(rules.front_below_middle),
+        front_cap=middle_floors(rules.front_below_middle),
     )
 
 

@@ -79,9 +79,13 @@ class SetterChoice:
     ev: float
     natural: str | None
     surrender: bool
-    play_ev: float
     setting: Setting
     alternatives: tuple[Setting, ...] = ()
+
+    @property
+    def play_ev(self) -> float:
+        """What playing the best setting is worth."""
+        return self.setting.ev
 
     @property
     def action(self) -> str:
@@ -145,8 +149,7 @@ def _rows(hand: npt.NDArray[np.int8], pick: npt.NDArray[np.int32]) -> tuple[Row,
 
 def _play_value(m: Model, rows_value: float) -> float:
     """A setting's value per opponent from its value against an opponent who sets."""
-    naturals = float(np.dot(m.p_natural, np.maximum(m.payout, 0.0)))
-    return m.p_rows * rows_value + m.p_surrender * m.surrender_cost - naturals
+    return m.p_rows * rows_value + m.p_surrender * m.surrender_cost - m.opp_naturals
 
 
 def best_setting(
@@ -200,15 +203,15 @@ def best_setting(
         float(ev),
         natural,
         action == -2,
-        best.ev,
         best,
         tuple(settings[1:]),
     )
 
 
 def percentile_setting(cards: Sequence[Card], rules: Rules | None = None) -> tuple[Row, Row, Row]:
-    """A simple heuristic setter (a baseline): the legal setting whose rows beat the most random
-    hands of their size, summed over rows — no simulation, bonuses, royalties or naturals.
+    """A simple heuristic setter (a baseline): the legal setting whose rows are worth most
+    against random hands of their size (row points and royalties), summed over rows — no
+    simulation, bonuses or naturals.
     """
     rules = get_rules("chinese-1-6") if rules is None else rules
     _check_rules(rules)
@@ -231,8 +234,7 @@ def setting_ev(
     m = model_for(rules)
     fs, ms, bs = row_strengths(rules, front, middle, back)
     if is_foul(rules, fs, ms, bs):
-        naturals = float(np.dot(m.p_natural, np.maximum(m.payout, 0.0)))
-        return -m.p_rows * (m.foul_cost + m.opp_royalties) - naturals
+        return -m.p_rows * (m.foul_cost + m.opp_royalties) - m.opp_naturals
     value = k.rows_value(
         fs, ms, bs, m.table, m.dw3, m.dl3, m.dw2, m.dl2, m.grid, m.scoop, m.overall
     )

@@ -281,6 +281,18 @@ def tie_ceiling(strength: int) -> int:
     return _T.tie_ceiling[strength]
 
 
+@cache
+def middle_floors(strict: bool) -> npt.NDArray[np.int64]:
+    """``middle_floors(strict)[front]``: the weakest middle that does not foul against a front
+    of that strength — the front itself, or past its :func:`tie_ceiling` under seed 004's strict
+    rule. Read-only."""
+    floors = np.arange(NUM_STRENGTHS, dtype=np.int64)
+    if strict:
+        floors = np.array([tie_ceiling(s) + 1 for s in range(NUM_STRENGTHS)], dtype=np.int64)
+    floors.setflags(write=False)
+    return floors
+
+
 def is_royal_flush(strength: int) -> bool:
     """Whether this strength is an ace-high straight flush."""
     return strength == MAX_STRENGTH
