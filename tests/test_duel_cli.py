@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
+import statistics
 
 import pytest
 
 from cli_helpers import run_cli
+from thirteen.bots.arena import BotStats
+from thirteen.commands.duel import interval
 
 
 def duel_json(
@@ -37,8 +41,7 @@ def test_duel_reports_every_bot_with_an_interval(
     assert sum(b["points"] for b in bots) == 0
     for b in bots:
         assert b["hands"] == 6
-        low, high = b["ci95"]
-        assert low <= b["points_per_hand"] <= high
+        assert b["ci95"] is not None  # six deals: an interval is known
         assert b["points_per_hand"] == pytest.approx(b["points"] / b["hands"], abs=1e-6)
         assert 0.0 <= b["foul_rate"] <= 1.0
         assert 0.0 <= b["fantasyland_rate"] <= 1.0
@@ -125,3 +128,15 @@ def test_bad_duels_are_refused(
     assert len(run.err.strip().splitlines()) == 1
     for word in words:
         assert word in run.err
+
+
+def test_the_interval_is_the_mean_plus_or_minus_1_96_standard_errors_per_hand() -> None:
+    stats = BotStats("x", hands=8, points=12, per_hand=[6, -2, 4, 4])  # 4 deals, 2 tables each
+    mean, low, high = interval(stats, rotations=2)
+    assert mean == 1.5
+    half = 1.959963984540054 * statistics.stdev([6, -2, 4, 4]) / 2 / 2
+    assert (low, high) == pytest.approx((1.5 - half, 1.5 + half))
+    one = interval(BotStats("y", hands=1, points=3, per_hand=[3]), rotations=1)
+    assert one[0] == 3.0
+    assert math.isnan(one[1])
+    assert math.isnan(one[2])

@@ -25,7 +25,7 @@ from thirteen.bots.arena import BIG_STACK, play, seeded_deal
 from thirteen.bots.base import Legal, RandomBot, legal_actions
 from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
-from thirteen.bots.ofc_mc import MonteCarloOFCBot, analyze, reference_field
+from thirteen.bots.ofc_mc import MonteCarloOFCBot, Option, analyze, reference_field
 from thirteen.bots.registry import LEVELS, SafeSetterBot, make_bot
 from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, Sit, StartHand
 from thirteen.engine.cards import DECK, Card, parse_cards
@@ -359,13 +359,43 @@ def test_analysis_lists_every_legal_placement_once() -> None:
     sampled = [o for o in result.options if o.deals]
     assert sampled[0] == result.best
     survivors = [o for o in sampled if o.deals == result.best.deals]
-    assert result.best.ev == max(o.ev for o in survivors)
+    aversion = model_for(rules).p[k.P_AVERSION] * len(situation.opponents)
+
+    def objective(o: Option) -> float:
+        return float(o.ev - aversion * o.foul_rate)
+
+    assert objective(result.best) == pytest.approx(max(objective(o) for o in survivors))
+
+
+def test_reported_evs_are_the_rules_points_whatever_the_foul_aversion() -> None:
+    """Foul aversion steers the choice; the EVs shown are points as the rules score them."""
+    rules = get_rules("ofc")
+    table = seated(rules, 2)
+    table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(8)), at=0.0))
+    state, _ = play_until(table, [HeuristicOFCBot(rules)] * 2, stop=0, decisions=10)
+    situation = situation_from_view(view(state, next_seat(state)), rules)
+    model = model_for(rules)
+    averse = analyze(model, situation, steps=20_000, seed=3, sample_single=True)
+    plain = analyze(
+        model.with_params(foul_aversion=0.0), situation, steps=20_000, seed=3, sample_single=True
+    )
+    assert any(o.foul_rate > 0 for o in averse.options if o.deals)  # fouls are in play here
+    by_placement = {o.placement: o for o in plain.options}
+    compared = 0
+    for option in averse.options:
+        if option.deals and by_placement[option.placement].deals == option.deals:
+            assert option.ev == pytest.approx(by_placement[option.placement].ev)
+            assert option.foul_rate == by_placement[option.placement].foul_rate
+            compared += 1
+    assert compared >= 2
 
 
 def test_reference_field_is_fixed_and_plausible() -> None:
     rules = get_rules("ofc-pineapple")
     field = reference_field(rules, 256, seed=4)
+    reference_field.cache_clear()
     again = reference_field(rules, 256, seed=4)
+    assert again is not field
     assert np.array_equal(field, again)
     fouls = field[:, k.RES_FOUL].mean()
     assert 0.0 < fouls < 0.5  # the heuristic player fouls sometimes, not mostly

@@ -925,12 +925,14 @@ def evaluate_candidates(
     p: F64,
     sums: F64,
     squares: F64,
+    fouls: F64,
 ) -> None:
-    """Complete each active candidate on each sampled deal and add its result to ``sums``.
+    """Complete each active candidate on each sampled deal and add its result to ``sums`` (and
+    its square to ``squares``, and 1 to ``fouls`` when the completed board fouls).
 
     A candidate's result on a deal is what it wins from every opponent plus, if it earns
     fantasyland, the worth of a fantasyland hand (``rt[FLV]`` per opponent ×
-    ``fantasyland_scale``).
+    ``fantasyland_scale``): points as the rules score them. Foul aversion is the caller's.
     """
     samples = deals.shape[0]
     opponents = opp.shape[1]
@@ -951,7 +953,7 @@ def evaluate_candidates(
             for j in range(opponents):
                 total += pair_points(me, opp[s, j], p)
             if me[RES_FOUL] > 0.0:
-                total -= p[P_AVERSION] * opponents
+                fouls[c] += 1.0
             sums[c] += total
             squares[c] += total * total
 

@@ -100,6 +100,8 @@ class Option:
     deals: int
     heuristic: float
     """The heuristic's judgement, per opponent."""
+    foul_rate: float = math.nan
+    """Share of its sampled deals on which the completed board fouled."""
 
 
 @dataclass(frozen=True)
@@ -215,7 +217,15 @@ def analyze(
 
     sums = np.zeros(n, dtype=np.float64)
     squares = np.zeros(n, dtype=np.float64)
+    fouls = np.zeros(n, dtype=np.float64)
     dealt = np.zeros(n, dtype=np.int64)
+    # What the player maximizes: points, with each foul costing the aversion once more per
+    # opponent (reported EVs stay the rules' points).
+    aversion = float(model.p[k.P_AVERSION]) * len(opp_kind)
+
+    def objective(i: int) -> float:
+        return float(sums[i] - aversion * fouls[i]) / int(dealt[i])
+
     drawn: list[I64] = []
     spent = 0.0
     total_deals = 0
@@ -269,6 +279,7 @@ def analyze(
                 model.p,
                 sums,
                 squares,
+                fouls,
             )
             for i in active:
                 dealt[i] += count
@@ -278,7 +289,7 @@ def analyze(
                 break
             if deadline is not None and time.perf_counter() > deadline:
                 break
-            ranked = sorted(active, key=lambda i: -sums[i] / dealt[i])
+            ranked = sorted(active, key=lambda i: -objective(i))
             active = ranked[: max(1, (len(active) + 1) // 2)]
     options: list[Option] = []
     for i in range(n):
@@ -287,20 +298,22 @@ def analyze(
             mean = float(sums[i] / d)
             var = max(0.0, float(squares[i] / d) - mean * mean)
             err = math.sqrt(var / d) if d > 1 else math.nan
+            foul_rate = float(fouls[i] / d)
         else:
-            mean, err = math.nan, math.nan
-        options.append(Option(decode(situation.cards, codes[i]), mean, err, d, float(values[i])))
+            mean, err, foul_rate = math.nan, math.nan, math.nan
+        placement = decode(situation.cards, codes[i])
+        options.append(Option(placement, mean, err, d, float(values[i]), foul_rate))
     final = set(active)
     options_sorted = sorted(
         range(n),
         key=lambda i: (
             -(dealt[i]),
             i not in final,
-            -(options[i].ev if dealt[i] else options[i].heuristic),
+            -(objective(i) if dealt[i] else options[i].heuristic),
             -options[i].heuristic,
         ),
     )
-    # Survivors of the last round first (best mean first), then the others by deals seen.
+    # Survivors of the last round first (best objective first), then the others by deals seen.
     chosen = tuple(options[i] for i in options_sorted)
     empty = np.zeros((0, situation.need), dtype=np.int64)
     return Analysis(

@@ -98,6 +98,7 @@ def _option_json(option: Option) -> dict[str, Any]:
         "ev": None if math.isnan(option.ev) else round(option.ev, 4),
         "stderr": None if math.isnan(option.stderr) else round(option.stderr, 4),
         "deals": option.deals,
+        "foul_rate": None if math.isnan(option.foul_rate) else round(option.foul_rate, 4),
         "heuristic": round(option.heuristic, 4),
     }
 
@@ -132,7 +133,9 @@ def solve_ofc(
     """The recommended placement for an OFC street, with the expected value of alternatives.
 
     EVs are points for this hand against the given number of opponents (fantasyland counted
-    at its worth, fouls at their cost), from the same sampled deals for every option.
+    at its worth, fouls at their cost), from the same sampled deals for every option. The
+    recommendation also weighs each option's foul rate: it avoids fouls a little more than
+    their cost in points (the strong player's foul aversion).
     """
     rules = get_rules(rules_name)
     if not rules.is_ofc:
@@ -216,11 +219,13 @@ def solve_ofc(
     table.add_column("placement")
     table.add_column("EV", justify="right")
     table.add_column("±", justify="right")
+    table.add_column("fouls", justify="right")
     table.add_column("deals", justify="right")
     for rank, option in enumerate(shown, 1):
         err = "" if math.isnan(option.stderr) else f"{option.stderr:.2f}"
+        fouls = f"{option.foul_rate:.0%}"
         table.add_row(
-            str(rank), _placement_text(option), f"{option.ev:+.2f}", err, f"{option.deals:,}"
+            str(rank), _placement_text(option), f"{option.ev:+.2f}", err, fouls, f"{option.deals:,}"
         )
     console.print(table)
     console.print(f"[bold]Play:[/] {_placement_text(result.best)}")
