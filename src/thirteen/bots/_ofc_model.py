@@ -21,15 +21,17 @@ from thirteen.engine.autoplay import Placement
 from thirteen.engine.cards import Card
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import (
+    CATEGORY_NAMES,
     CATEGORY_OF,
     EVAL_TABLES,
     NUM_STRENGTHS,
     class_key,
-    hand_labels,
     is_front_class,
+    label_floor,
     tie_ceiling,
 )
 from thirteen.engine.rules import Rules, fantasyland_cards_for
+from thirteen.engine.scoring import labelled_value
 from thirteen.engine.views import TableView, unseen_cards
 
 I64 = npt.NDArray[np.int64]
@@ -65,18 +67,16 @@ def fantasyland_worth(rules: Rules, cards: int) -> float:
 class Model:
     """The rules as the kernels read them (see :mod:`thirteen.bots._ofc_kernels`)."""
 
-    rules: Rules
     it: I64
     rt: F64
     p: F64
-    pull: float
 
     def with_params(self, **changes: float) -> Model:
         """A copy with some numeric settings changed (names from ``_ofc_kernels.P_NAMES``)."""
         p = self.p.copy()
         for name, value in changes.items():
             p[k.P_NAMES.index(name)] = value
-        return Model(self.rules, self.it, self.rt, p, self.pull)
+        return Model(self.it, self.rt, p)
 
 
 @cache
@@ -110,19 +110,9 @@ def _levels() -> F64:
     return out
 
 
-def _labelled(entries: Sequence[tuple[str, int]], strength: int) -> int:
-    lookup = dict(entries)
-    for label in hand_labels(strength):
-        if label in lookup:
-            return lookup[label]
-    return 0
-
-
 def _category_floor(category: int) -> int:
-    for s in range(NUM_STRENGTHS):
-        if int(CATEGORY_OF[s]) == category and not is_front_class(s):
-            return s
-    raise AssertionError(category)
+    """The weakest five-card hand of a category."""
+    return label_floor(CATEGORY_NAMES[category], 5)
 
 
 @cache
@@ -145,7 +135,7 @@ def model_for(rules: Rules) -> Model:
             if cards is not None:
                 rt[k.FLV, s] = fantasyland_worth(rules, cards)
         if rules.fan_bonuses:
-            rt[k.FAN, s] = _labelled(rules.fan_bonuses, s)
+            rt[k.FAN, s] = labelled_value(rules.fan_bonuses, s)
     rt[k.LEVEL] = _levels()
     later = rules.streets[1:]
     pull = later[-1] / (later[-1] - rules.discards_per_street) if later else 1.0
@@ -178,7 +168,7 @@ def model_for(rules: Rules) -> Model:
         "foul_aversion": 10.0,
     }
     p = np.array([values[name] for name in k.P_NAMES], dtype=np.float64)
-    return Model(rules, _engine_tables(), rt, p, pull)
+    return Model(_engine_tables(), rt, p)
 
 
 # ----------------------------------------------------------------------------- situations
@@ -209,7 +199,6 @@ class Opponent:
 class Situation:
     """One OFC street decision: all the inputs a player may use."""
 
-    rules: Rules
     rows: Rows
     cards: tuple[Card, ...]
     """The street's cards, to place (and discard)."""
@@ -236,9 +225,7 @@ class Situation:
 def later_streets(rules: Rules, played: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The streets after the first ``played`` ones: their sizes and discards."""
     sizes = tuple(rules.streets[played:])
-    discards = tuple(
-        rules.discards_per_street if i > 0 else 0 for i in range(played, len(rules.streets))
-    )
+    discards = tuple(rules.discards_on(i) for i in range(played, len(rules.streets)))
     return sizes, discards
 
 
@@ -268,7 +255,6 @@ def situation_from_view(view: TableView, rules: Rules) -> Situation:
             opponents.append(Opponent(k.OPP_STREETS, rows=rows, streets=sizes, discards=discards))
     sizes, discards = later_streets(rules, mine.street + 1)
     return Situation(
-        rules=rules,
         rows=(me.front, me.middle, me.back),
         cards=me.cards,
         discard=me.discard_now,

@@ -38,6 +38,7 @@ from thirteen.bots._ofc_model import (
     Situation,
     board_arrays,
     decode,
+    later_streets,
     live_counts,
     model_for,
     situation_from_view,
@@ -335,10 +336,9 @@ def reference_field(rules: Rules, count: int = FIELD_BOARDS, seed: int = 1) -> F
     not know. Rows of ``_ofc_kernels.RES_*`` values.
     """
     model = model_for(rules)
-    sizes = np.array(rules.streets, dtype=np.int64)
-    discards = np.array(
-        [rules.discards_per_street if i else 0 for i in range(len(rules.streets))], dtype=np.int64
-    )
+    streets, per_street = later_streets(rules, 0)
+    sizes = np.array(streets, dtype=np.int64)
+    discards = np.array(per_street, dtype=np.int64)
     live_rank, live_suit = live_counts(range(52))
     k.seed(seed)
     return k.field_boards(

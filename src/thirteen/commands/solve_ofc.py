@@ -67,24 +67,23 @@ def _cards(text: str, option: str) -> list[Card]:
 
 def street_of(rules: Rules, placed: int) -> int:
     """The street a board with ``placed`` cards plays next; refuses a count between streets."""
-    done = 0
-    for street, size in enumerate(rules.streets):
-        if placed == done:
-            return street
-        done += size - (rules.discards_per_street if street else 0)
+    starts = _boundaries(rules)
+    if placed in starts:
+        return starts.index(placed)
     if placed >= 13:
         fail("The board is complete: there is no street left to play.")
-    sizes = ", ".join(map(str, _boundaries(rules)))
+    sizes = ", ".join(map(str, starts))
     return fail(
         f"On an {rules.name} table a board has {sizes} cards between streets, not {placed}."
     )
 
 
 def _boundaries(rules: Rules) -> list[int]:
+    """Cards on a board when each street starts."""
     out, done = [], 0
     for street, size in enumerate(rules.streets):
         out.append(done)
-        done += size - (rules.discards_per_street if street else 0)
+        done += size - rules.discards_on(street)
     return out
 
 
@@ -174,10 +173,9 @@ def solve_ofc(
             f"Only {len(unseen)} cards are left unseen; the rest of this board needs {sum(sizes)}."
         )
     situation = Situation(
-        rules=rules,
         rows=rows,
         cards=tuple(cards),
-        discard=rules.discards_per_street if street else 0,
+        discard=rules.discards_on(street),
         unseen=unseen,
         streets=sizes,
         discards=discards,

@@ -191,6 +191,10 @@ class Rules:
         discard = f" (discard {self.discards_per_street})" if self.discards_per_street else ""
         return f"{first}, then {rest}{discard}"
 
+    def discards_on(self, street: int) -> int:
+        """Cards discarded face down on OFC street ``street`` (0 is the first: none)."""
+        return self.discards_per_street if street > 0 else 0
+
     def natural_payout(self, name: str) -> int | None:
         """What each opponent pays for a natural, or ``None`` if it cannot be declared here."""
         return dict(self.natural_payouts).get(name)

@@ -186,7 +186,9 @@ def royalty_rows(rules: Rules, strengths: Rows3) -> Rows3:
     return (front, middle, table.royalty("back", strengths[2]))
 
 
-def _labelled(entries: tuple[tuple[str, int], ...], strength: int) -> int:
+def labelled_value(entries: Sequence[tuple[str, int]], strength: int) -> int:
+    """The value of the first of a hand's labels (``'QQ'``, ``'trips'``…) that ``entries``
+    names — how fan bonuses are looked up — or 0."""
     lookup = dict(entries)
     for label in hand_labels(strength):
         if label in lookup:
@@ -277,7 +279,7 @@ def evaluate_player(rules: Rules, hand: Showing, index: int = 0) -> PlayerResult
     strengths = row_strengths(rules, hand.front, hand.middle, hand.back)
     if is_foul(rules, *strengths):
         return PlayerResult("set", True, strengths, (0, 0, 0), None, 0, 0, None, 0)
-    fan = _labelled(rules.fan_bonuses, strengths[0]) if rules.fan_bonuses else 0
+    fan = labelled_value(rules.fan_bonuses, strengths[0]) if rules.fan_bonuses else 0
     return PlayerResult(
         "set",
         False,

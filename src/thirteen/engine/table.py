@@ -660,7 +660,7 @@ def _place(state: TableState, now: float, action: Action) -> tuple[TableState, l
 
 def discards_due(rules: Rules, board: Board) -> int:
     """Cards ``board`` must discard on the street it is playing (none on the first)."""
-    return rules.discards_per_street if board.street > 0 else 0
+    return rules.discards_on(board.street)
 
 
 def placement_problem(
