@@ -16,42 +16,23 @@ Prints one JSON object per preset (the figures go into thirteen.bots._ofc_model)
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import random
 import statistics
 
-from thirteen.bots.arena import seeded_deal
-from thirteen.bots.base import legal_actions
+from thirteen.bots.arena import play_hand as arena_hand
+from thirteen.bots.arena import seated_table, seeded_deal
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
-from thirteen.engine.actions import Sit, StartHand
 from thirteen.engine.deck import Deal
 from thirteen.engine.rules import Rules, get_rules
-from thirteen.engine.table import Phase, TableState, apply, deciders, new_table
-from thirteen.engine.views import view
 
 
 def play_hand(rules: Rules, deal: Deal, fantasyland: int | None) -> tuple[int, bool]:
     """Seat 0's points, and whether it stays in fantasyland (``fantasyland`` cards or none)."""
-    state: TableState = new_table(rules, seats=2, max_buy_in=10**12)
-    for seat in range(2):
-        state, _ = apply(state, Sit(seat=seat, player=f"p{seat}", stack=10**12))
-    if fantasyland is not None:
-        seats = list(state.seats)
-        first = seats[0]
-        assert first is not None
-        seats[0] = dataclasses.replace(first, fantasyland=fantasyland)
-        state = dataclasses.replace(state, seats=tuple(seats))
-    state, _ = apply(state, StartHand(deal=deal, at=0.0))
+    table = seated_table(rules, 2, fantasyland=None if fantasyland is None else {0: fantasyland})
     bot = HeuristicOFCBot(rules)
-    clock = 0.0
-    while state.phase == Phase.PLAYING:
-        seat = min(deciders(state))
-        seat_view = view(state, seat)
-        action = bot.choose(seat_view, legal_actions(seat_view), 0.0)
-        clock += 1.0
-        state, _ = apply(state, dataclasses.replace(action, at=clock))
+    state = arena_hand(table, [bot, bot], deal, 0.0, budget=0.0).state
     hand = state.hand
     assert hand is not None
     assert hand.result is not None

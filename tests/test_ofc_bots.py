@@ -21,20 +21,20 @@ from thirteen.bots._ofc_model import (
     model_for,
     situation_from_view,
 )
-from thirteen.bots.arena import BIG_STACK, play, seeded_deal
+from thirteen.bots.arena import play, seated_table, seeded_deal
 from thirteen.bots.base import Legal, RandomBot, legal_actions
 from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
 from thirteen.bots.ofc_mc import MonteCarloOFCBot, Option, analyze, reference_field
 from thirteen.bots.registry import LEVELS, SafeSetterBot, make_bot
-from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, Sit, StartHand
+from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, StartHand
 from thirteen.engine.cards import DECK, Card, parse_cards
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
 from thirteen.engine.rules import PRESETS, Rules, get_rules
 from thirteen.engine.scoring import SetHand as Showing
 from thirteen.engine.scoring import evaluate_player, is_foul, row_strengths, score
-from thirteen.engine.table import Phase, TableState, apply, deciders, new_table
+from thirteen.engine.table import Phase, TableState, apply, deciders
 from thirteen.engine.views import TableView, view
 
 OFC = [name for name, r in PRESETS.items() if r.is_ofc]
@@ -43,17 +43,7 @@ CHINESE = [name for name, r in PRESETS.items() if not r.is_ofc]
 
 # ----------------------------------------------------------------------------- helpers
 def seated(rules: Rules, players: int, fantasyland: dict[int, int] | None = None) -> TableState:
-    state = new_table(rules, seats=players, max_buy_in=BIG_STACK)
-    for seat in range(players):
-        state, _ = apply(state, Sit(seat=seat, player=f"p{seat}", stack=BIG_STACK))
-    if fantasyland:
-        seats = list(state.seats)
-        for seat, cards in fantasyland.items():
-            s = seats[seat]
-            assert s is not None
-            seats[seat] = dataclasses.replace(s, fantasyland=cards)
-        state = dataclasses.replace(state, seats=tuple(seats))
-    return state
+    return seated_table(rules, players, fantasyland=fantasyland)
 
 
 def next_seat(state: TableState) -> int:

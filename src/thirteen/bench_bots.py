@@ -17,7 +17,7 @@ from thirteen.bots.base import Bot, Legal
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
 from thirteen.bots.ofc_mc import MonteCarloOFCBot
 from thirteen.engine.actions import Action
-from thirteen.engine.rules import PRESETS
+from thirteen.engine.rules import PRESETS, Rules
 from thirteen.engine.views import TableView
 
 
@@ -43,32 +43,45 @@ class _Timed:
         return action
 
 
+def _timed_run(rules: Rules, bot: Bot, hands: int, *, budget: float, warm_budget: float) -> _Timed:
+    """``bot`` heads-up against the heuristic player, each street decision timed (after a
+    one-hand warm-up that compiles what it needs)."""
+    timed = _Timed(bot)
+    play(rules, [timed, HeuristicOFCBot(rules)], 1, seed=0, budget=warm_budget)
+    timed.seconds.clear()
+    timed.deals = 0
+    play(rules, [timed, HeuristicOFCBot(rules)], hands, seed=1, budget=budget)
+    return timed
+
+
 def bench_bots(hands: int = 40, strong_hands: int = 4, budget: float = 0.05) -> Report:
     """Decisions per second and milliseconds per decision of each OFC player, per preset."""
     report = Report("bots")
     for name, rules in PRESETS.items():
         if not rules.is_ofc:
             continue
-        heuristic = _Timed(HeuristicOFCBot(rules))
-        play(rules, [heuristic, HeuristicOFCBot(rules)], 2, seed=0)  # compile and warm up
-        heuristic.seconds.clear()
-        play(rules, [heuristic, HeuristicOFCBot(rules)], hands, seed=1)
-        spent = sum(heuristic.seconds)
-        count = len(heuristic.seconds)
-        report.rows.append((f"{name}: heuristic", count / spent, "decisions/s"))
-        report.rows.append((f"{name}: heuristic", 1000 * spent / count, "ms/decision"))
-
-        strong = _Timed(MonteCarloOFCBot(rules, seed=1))
-        play(rules, [strong, HeuristicOFCBot(rules)], 1, seed=0, budget=0.001)  # warm up
-        strong.seconds.clear()
-        strong.deals = 0
-        play(rules, [strong, HeuristicOFCBot(rules)], strong_hands, seed=2, budget=budget)
-        spent = sum(strong.seconds)
-        count = len(strong.seconds)
-        report.rows.append((f"{name}: strong", count / spent, "decisions/s"))
-        report.rows.append((f"{name}: strong", 1000 * spent / count, "ms/decision"))
-        report.rows.append((f"{name}: strong", strong.deals / count, "sampled deals/decision"))
-        report.ratios[f"{name}: strong time per decision / budget"] = spent / count / budget
+        runs = {
+            "heuristic": _timed_run(
+                rules, HeuristicOFCBot(rules), hands, budget=budget, warm_budget=budget
+            ),
+            "strong": _timed_run(
+                rules,
+                MonteCarloOFCBot(rules, seed=1),
+                strong_hands,
+                budget=budget,
+                warm_budget=0.001,
+            ),
+        }
+        for level, timed in runs.items():
+            spent, count = sum(timed.seconds), len(timed.seconds)
+            report.rows.append((f"{name}: {level}", count / spent, "decisions/s"))
+            report.rows.append((f"{name}: {level}", 1000 * spent / count, "ms/decision"))
+        strong = runs["strong"]
+        per_decision = sum(strong.seconds) / len(strong.seconds)
+        report.rows.append(
+            (f"{name}: strong", strong.deals / len(strong.seconds), "sampled deals/decision")
+        )
+        report.ratios[f"{name}: strong time per decision / budget"] = per_decision / budget
     report.notes.append(
         f"strong: seeded Monte Carlo player, budget {budget:g} s per decision converted to work "
         "at its calibrated rate; heads-up against the heuristic player."

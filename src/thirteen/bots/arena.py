@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from thirteen.bots.base import Bot, legal_actions
@@ -71,11 +71,24 @@ def seeded_deal(rng: random.Random) -> Deal:
     return Deal.from_order(order, [rng.randbytes(SALT_BYTES) for _ in range(52)])
 
 
-def seated_table(rules: Rules, players: int) -> TableState:
-    """A table of ``players`` seats, every seat taken with an arena stack."""
+def seated_table(
+    rules: Rules, players: int, *, fantasyland: Mapping[int, int] | None = None
+) -> TableState:
+    """A table of ``players`` seats, every seat taken with an arena stack.
+
+    ``fantasyland`` puts seats in fantasyland for the next hand (seat → cards), as if they had
+    earned it: for experiments and tests that start from a fantasyland hand.
+    """
     state = new_table(rules, seats=players, max_buy_in=BIG_STACK)
     for seat in range(players):
         state, _ = apply(state, Sit(seat=seat, player=f"seat{seat}", stack=BIG_STACK))
+    if fantasyland:
+        seats = list(state.seats)
+        for seat, cards in fantasyland.items():
+            occupant = seats[seat]
+            assert occupant is not None
+            seats[seat] = replace(occupant, fantasyland=cards)
+        state = replace(state, seats=tuple(seats))
     return state
 
 

@@ -36,6 +36,11 @@ class Legal:
         """Every legal street placement (mode ``"street"``)."""
         return placements(self.cards, self.room, self.discard)
 
+    def place(self, placement: Placement) -> Place:
+        """The action that plays a ``(front, middle, back, discard)`` placement."""
+        front, middle, back, discard = placement
+        return Place(seat=self.seat, front=front, middle=middle, back=back, discard=discard)
+
 
 def legal_actions(table_view: TableView) -> Legal:
     """What the viewer of ``table_view`` may do; :class:`IllegalActionError` if nothing."""
@@ -77,8 +82,7 @@ class RandomBot:
         if legal.can_surrender and rng.random() < self.surrender_rate:
             return Surrender(seat=legal.seat)
         if legal.mode == "street":
-            front, middle, back, discard = rng.choice(legal.placements())
-            return Place(seat=legal.seat, front=front, middle=middle, back=back, discard=discard)
+            return legal.place(rng.choice(legal.placements()))
         cards = list(legal.cards)
         rng.shuffle(cards)
         return SetHand(

@@ -23,7 +23,7 @@ import numpy as np
 from thirteen.bots._ofc_model import decode, model_for, situation_from_view, street_options
 from thirteen.bots.base import Legal
 from thirteen.bots.fantasyland import solve_fantasyland
-from thirteen.engine.actions import Action, Place, SetHand
+from thirteen.engine.actions import Action, SetHand
 from thirteen.engine.autoplay import Placement
 from thirteen.engine.errors import RuleError
 from thirteen.engine.rules import Rules
@@ -34,12 +34,6 @@ def fantasyland_action(rules: Rules, legal: Legal) -> SetHand:
     """Set a fantasyland hand with the exact solver."""
     best = solve_fantasyland(legal.cards, rules)
     return SetHand(seat=legal.seat, front=best.front, middle=best.middle, back=best.back)
-
-
-def place(legal: Legal, placement: Placement) -> Place:
-    """A :class:`Place` action for a ``(front, middle, back, discard)`` placement."""
-    front, middle, back, discard = placement
-    return Place(seat=legal.seat, front=front, middle=middle, back=back, discard=discard)
 
 
 class HeuristicOFCBot:
@@ -63,7 +57,7 @@ class HeuristicOFCBot:
         """Play the street (or set a fantasyland hand); ``budget`` is not needed."""
         if legal.mode == "set":
             return fantasyland_action(self.rules, legal)
-        return place(legal, self.best_placement(view))
+        return legal.place(self.best_placement(view))
 
 
-__all__ = ["HeuristicOFCBot", "fantasyland_action", "place"]
+__all__ = ["HeuristicOFCBot", "fantasyland_action"]

@@ -45,7 +45,7 @@ from thirteen.bots._ofc_model import (
     street_options,
 )
 from thirteen.bots.base import Legal
-from thirteen.bots.ofc_heuristic import fantasyland_action, place
+from thirteen.bots.ofc_heuristic import fantasyland_action
 from thirteen.engine.actions import Action
 from thirteen.engine.autoplay import Placement
 from thirteen.engine.errors import RuleError
@@ -402,7 +402,7 @@ class MonteCarloOFCBot:
         """Play the street by sampling for about ``budget`` seconds (or set a fantasyland)."""
         if legal.mode == "set":
             return fantasyland_action(self.rules, legal)
-        return place(legal, self.analyze(view, budget).best.placement)
+        return legal.place(self.analyze(view, budget).best.placement)
 
 
 __all__ = ["Analysis", "MonteCarloOFCBot", "Option", "analyze", "reference_field"]
