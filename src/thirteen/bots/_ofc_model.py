@@ -177,7 +177,8 @@ class Opponent:
     """Another board as far as the viewer can know it."""
 
     kind: int
-    """One of ``_ofc_kernels.OPP_*``: playing streets, in fantasyland, finished, surrendered."""
+    """One of ``_ofc_kernels.OPP_*``: playing streets, in fantasyland, finished, surrendered,
+    or unknown — a board drawn from the reference field per deal (``thirteen solve ofc``)."""
     rows: Rows = ((), (), ())
     fantasyland: int = 0
     """Cards of a hidden fantasyland hand (kind ``OPP_FANTASYLAND``)."""
@@ -209,17 +210,11 @@ class Situation:
     """Cards of each of the viewer's later streets."""
     discards: tuple[int, ...] = ()
     opponents: tuple[Opponent, ...] = ()
-    field_opponents: int = 0
-    """Opponents drawn from the reference field instead (``thirteen solve ofc``)."""
 
     @property
     def need(self) -> int:
         """Cards one sampled deal draws from the unseen cards."""
         return sum(self.streets) + sum(o.need for o in self.opponents)
-
-    @property
-    def opponent_count(self) -> int:
-        return len(self.opponents) + self.field_opponents
 
 
 def later_streets(rules: Rules, played: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

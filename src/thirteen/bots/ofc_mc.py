@@ -173,7 +173,7 @@ def analyze(
 
     ``steps`` is the work budget in steps (see :data:`STEPS_PER_SECOND`); ``deadline`` (a
     ``time.perf_counter()`` value) stops the halving early. ``field`` holds reference boards for
-    ``situation.field_opponents`` simulated opponents (:func:`reference_field`). A street with
+    the situation's ``OPP_FIELD`` opponents (:func:`reference_field`). A street with
     one legal placement is only sampled when ``sample_single`` is set.
     """
     if len(situation.unseen) < situation.need:
@@ -200,21 +200,11 @@ def analyze(
     my_discards = np.array(situation.discards, dtype=np.int64)
     opp_arrays = _opponent_arrays(situation)
     fields = field.shape[0] if field is not None else 0
-    if situation.field_opponents and not fields:
+    if any(o.kind == k.OPP_FIELD for o in situation.opponents) and not fields:
         raise RuleError("bad_situation", "Field opponents need reference boards.")
     opp_kind, opp_rows, opp_cnt, opp_fl, opp_sizes, opp_disc, opp_streets, opp_off = opp_arrays
-    if situation.field_opponents:
-        extra = situation.field_opponents
-        opp_kind = np.concatenate([opp_kind, np.full(extra, k.OPP_FIELD, dtype=np.int64)])
-        opp_rows = np.concatenate([opp_rows, np.full((extra, 13), -1, dtype=np.int64)])
-        opp_cnt = np.concatenate([opp_cnt, np.zeros((extra, 3), dtype=np.int64)])
-        opp_fl = np.concatenate([opp_fl, np.zeros(extra, dtype=np.int64)])
-        opp_sizes = np.concatenate([opp_sizes, np.zeros((extra, opp_sizes.shape[1]), np.int64)])
-        opp_disc = np.concatenate([opp_disc, np.zeros((extra, opp_disc.shape[1]), np.int64)])
-        opp_streets = np.concatenate([opp_streets, np.zeros(extra, dtype=np.int64)])
-        opp_off = np.concatenate([opp_off, np.zeros(extra, dtype=np.int64)])
     field_arr = field if field is not None else np.zeros((1, k.RES_SIZE), dtype=np.float64)
-    fl_scale = float(situation.opponent_count)
+    fl_scale = float(len(situation.opponents))
 
     sums = np.zeros(n, dtype=np.float64)
     squares = np.zeros(n, dtype=np.float64)

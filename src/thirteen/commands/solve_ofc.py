@@ -17,7 +17,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from thirteen.bots._ofc_model import Rows, Situation, later_streets, model_for
+from thirteen.bots import _ofc_kernels as k
+from thirteen.bots._ofc_model import Opponent, Rows, Situation, later_streets, model_for
 from thirteen.bots.ofc_mc import STEPS_PER_SECOND, Option, analyze, reference_field
 from thirteen.commands.common import console, emit, fail
 from thirteen.commands.solve import solve_app
@@ -179,7 +180,7 @@ def solve_ofc(
         unseen=unseen,
         streets=sizes,
         discards=discards,
-        field_opponents=opponents,
+        opponents=(Opponent(k.OPP_FIELD),) * opponents,
     )
     status: AbstractContextManager[Any] = nullcontext() if as_json else console.status("sampling…")
     with status:
