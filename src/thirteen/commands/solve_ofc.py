@@ -24,11 +24,12 @@ from thirteen.commands.common import console, emit, fail
 from thirteen.commands.solve import solve_app
 from thirteen.engine.cards import DECK, Card, format_cards, parse_cards
 from thirteen.engine.errors import RuleError
-from thirteen.engine.royalties import ROWS
+from thirteen.engine.notation import ROW_ALIASES
+from thirteen.engine.royalties import ROW_SIZES, ROWS
 from thirteen.engine.rules import Rules, get_rules
 
-ROW_NAMES = {"front": 0, "top": 0, "middle": 1, "mid": 1, "back": 2, "bottom": 2}
-CAPACITY = (3, 5, 5)
+ROW_INDEX = {alias: ROWS.index(row) for alias, row in ROW_ALIASES.items()} | {"mid": 1}
+"""Which row each name in ``--board`` means."""
 
 
 def parse_board(text: str) -> Rows:
@@ -41,9 +42,9 @@ def parse_board(text: str) -> Rows:
         name, colon, cards_text = part.partition(":")
         if colon:
             key = name.strip().lower()
-            if key not in ROW_NAMES:
+            if key not in ROW_INDEX:
                 fail(f"--board: {name.strip()!r} is not a row; rows are front, middle and back.")
-            index = ROW_NAMES[key]
+            index = ROW_INDEX[key]
         else:
             index, cards_text = position, part
         if rows[index] is not None:
@@ -52,8 +53,9 @@ def parse_board(text: str) -> Rows:
             cards = parse_cards(cards_text)
         except RuleError as e:
             fail(f"--board, {ROWS[index]}: {e}")
-        if len(cards) > CAPACITY[index]:
-            fail(f"--board: the {ROWS[index]} holds {CAPACITY[index]} cards, not {len(cards)}.")
+        capacity = ROW_SIZES[ROWS[index]]
+        if len(cards) > capacity:
+            fail(f"--board: the {ROWS[index]} holds {capacity} cards, not {len(cards)}.")
         rows[index] = cards
     front, middle, back = (tuple(r or ()) for r in rows)
     return front, middle, back

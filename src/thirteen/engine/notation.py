@@ -31,13 +31,14 @@ from thirteen.engine.scoring import (
     Surrender,
 )
 
-_ROW_ALIASES = {
+ROW_ALIASES = {
     "front": "front",
     "top": "front",
     "middle": "middle",
     "back": "back",
     "bottom": "back",
 }
+"""Names a row may go by in input (OFC players say top and bottom)."""
 
 
 def _bad(where: str, message: str) -> RuleError:
@@ -84,7 +85,7 @@ def showing_from_json(data: Any, where: str = "player") -> Showing:
         return Surrender(tuple(cards_from_json(data.get("cards", ""), where)), in_fl)
     rows: dict[str, tuple[Card, ...]] = {}
     for key in keys:
-        row = _ROW_ALIASES.get(key)
+        row = ROW_ALIASES.get(key)
         if row is None:
             raise _bad(
                 where,
