@@ -36,6 +36,14 @@ def read_text(source: str) -> str:
         fail(f"Cannot read {source}: {e.strerror}.")
 
 
+def hand_texts(args: list[str], where: str) -> list[tuple[str, str]]:
+    """Hands given on the command line (one hand, called ``where``) or, for ``-``, one per
+    non-blank line of standard input (called ``line N``): ``(text, where)`` pairs."""
+    if args == ["-"]:
+        return [(line, f"line {n}") for n, line in enumerate(sys.stdin, 1) if line.strip()]
+    return [(" ".join(args), where)]
+
+
 def load_json(source: str) -> Any:
     text = read_text(source)
     name = "standard input" if source == "-" else source

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from thirteen.bots.fantasyland import FantasylandSolution, solve_fantasyland
-from thirteen.commands.common import console, emit, fail
+from thirteen.commands.common import console, emit, fail, hand_texts
 from thirteen.commands.solve import solve_app
 from thirteen.engine.cards import Card, format_cards, parse_cards
 from thirteen.engine.errors import RuleError
@@ -124,14 +123,7 @@ def fantasyland_command(
     if not cards:
         fail("Give 13 to 17 cards (e.g. thirteen solve fantasyland As Ad Kh ...) or -.")
     rules = _fantasyland_rules(rules_name) if rules_name else None
-    if cards == ["-"]:
-        hands = [
-            _read_hand(line, f"line {number}", rules)
-            for number, line in enumerate(sys.stdin, 1)
-            if line.strip()
-        ]
-    else:
-        hands = [_read_hand(" ".join(cards), "", rules)]
+    hands = [_read_hand(text, where, rules) for text, where in hand_texts(cards, "")]
     solved = [(hand, r, solve_fantasyland(hand, r, stay_value=stay_value)) for hand, r in hands]
     for hand, r, best in solved:
         if as_json:

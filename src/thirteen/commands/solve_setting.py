@@ -7,14 +7,13 @@ is one hand of 13 cards, and one bad line refuses the whole input.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from thirteen.bots.setter import SetterChoice, SetterTablesError, Setting, best_setting
-from thirteen.commands.common import console, emit, fail
+from thirteen.commands.common import console, emit, fail, hand_texts
 from thirteen.commands.solve import solve_app
 from thirteen.engine.cards import RANKS, Card, format_cards, parse_cards, rank_of
 from thirteen.engine.errors import RuleError
@@ -145,14 +144,7 @@ def setting_command(
     if not cards:
         fail("Give 13 cards (e.g. thirteen solve setting As Ad Kc …) or - to read stdin.")
     rules = _rules(rules_name, overrides, lowball)
-    if cards == ["-"]:
-        hands = [
-            _hand(line, f"line {number}")
-            for number, line in enumerate(sys.stdin, 1)
-            if line.strip()
-        ]
-    else:
-        hands = [_hand(" ".join(cards), "hand")]
+    hands = [_hand(text, where) for text, where in hand_texts(cards, "hand")]
     try:
         choices = [best_setting(hand, rules, alternatives=top) for hand in hands]
     except SetterTablesError as e:
