@@ -162,15 +162,9 @@ def field_arrays(field: FieldTables) -> dict[str, npt.NDArray[Any]]:
     k = field.key
     stats = np.array([field.p_surrender, *field.p_natural], dtype=np.float64)
     out: dict[str, npt.NDArray[Any]] = {
-        f"{k}.front": field.front.astype(np.float32),
-        f"{k}.middle": field.middle.astype(np.float32),
-        f"{k}.back": field.back.astype(np.float32),
-        f"{k}.dw3": field.dw3.astype(np.float32),
-        f"{k}.dl3": field.dl3.astype(np.float32),
-        f"{k}.dw2": field.dw2.astype(np.float32),
-        f"{k}.dl2": field.dl2.astype(np.float32),
-        f"{k}.stats": stats,
+        f"{k}.{name}": getattr(field, name).astype(np.float32) for name in _FIELD_ARRAYS
     }
+    out[f"{k}.stats"] = stats
     return out
 
 
@@ -246,16 +240,10 @@ def read_tables_bytes(data: bytes, *, sha256: str, where: str = "setter tables")
             row = {name: arrays[f"{key}.{name}"].astype(np.float64) for name in _FIELD_ARRAYS}
             fields[key] = FieldTables(
                 key,
-                row["front"],
-                row["middle"],
-                row["back"],
-                row["dw3"],
-                row["dl3"],
-                row["dw2"],
-                row["dl2"],
-                int(meta["grid"]),
-                float(stats[0]),
-                stats[1:],
+                **row,
+                grid=int(meta["grid"]),
+                p_surrender=float(stats[0]),
+                p_natural=stats[1:],
             )
         return Tables(
             fields,
