@@ -47,9 +47,6 @@ from thirteen.bots._setter_tables import (
     royalty_table,
 )
 from thirteen.engine.evaluate import (
-    EVAL_TABLES,
-    LOW5_TABLE,
-    LOWFLUSH5_TABLE,
     NUM_LOWBALL_STRENGTHS,
     NUM_STRENGTHS,
     evaluate_batch,
@@ -131,28 +128,9 @@ def play(hands: I8, m: Model, advance: Any = None) -> Played:
         part = slice(start, min(n, start + CHUNK))
         k.search_many(
             hands[part],
-            k.SUB5,
-            k.SUB3,
-            k.SPLITS,
-            *EVAL_TABLES,
-            LOW5_TABLE,
-            LOWFLUSH5_TABLE,
-            m.table,
-            m.front_key,
-            m.dw3,
-            m.dl3,
-            m.dw2,
-            m.dl2,
-            m.grid,
-            m.scoop,
-            m.overall,
-            m.mode,
-            m.payout,
-            m.p_rows,
-            m.p_surrender,
-            m.p_natural,
-            m.can_surrender,
-            m.surrender_cost,
+            *k.SEARCH_TABLES,
+            *m.search_args,
+            *m.decide_args,
             out.picks[part],
             out.actions[part],
             out.evs[part],
@@ -164,7 +142,7 @@ def play(hands: I8, m: Model, advance: Any = None) -> Played:
 
 def rows_values(strengths: I32, m: Model) -> F64:
     """The model's value of settings with these row strengths (against an opponent who sets)."""
-    return k.rows_values(strengths, m.table, m.dw3, m.dl3, m.dw2, m.dl2, m.grid, m.scoop, m.overall)
+    return k.rows_values(strengths, *m.value_args)
 
 
 def strengths_of(hands: I8, picks: I32, lowball: bool) -> I32:

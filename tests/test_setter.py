@@ -136,17 +136,7 @@ def test_search_finds_the_best_of_all_72072_splits(
         else:  # the weakest middle a front allows: itself, or past it under the strict rule
             legal = (middle_floors(rules.front_below_middle)[fs] <= ms) & (ms <= bs)
         rows = np.ascontiguousarray(np.stack([fs, ms, bs], axis=1)[legal])
-        values = kernels.rows_values(
-            rows,
-            model.table,
-            model.dw3,
-            model.dl3,
-            model.dw2,
-            model.dl2,
-            model.grid,
-            model.scoop,
-            model.overall,
-        )
+        values = kernels.rows_values(rows, *model.value_args)
         best = int(np.argmax(values))
         where = np.flatnonzero(legal)[best]
         brute = setting_ev(

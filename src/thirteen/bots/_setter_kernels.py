@@ -12,11 +12,13 @@ Kernels trust their input: :mod:`thirteen.bots.setter` validates cards and rules
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
+from thirteen.engine.evaluate import EVAL_TABLES, LOW5_TABLE, LOWFLUSH5_TABLE
 from thirteen.engine.rules import NATURAL_NAMES
 
 I8 = npt.NDArray[np.int8]
@@ -54,6 +56,15 @@ def _splits(sub5: I8, index5: I16, index3: I16) -> I16:
 SUB5, INDEX5 = _subsets(5)
 SUB3, INDEX3 = _subsets(3)
 SPLITS = _splits(SUB5, INDEX5, INDEX3)
+SEARCH_TABLES: tuple[Any, ...] = (
+    SUB5,
+    SUB3,
+    SPLITS,
+    *EVAL_TABLES,
+    LOW5_TABLE,
+    LOWFLUSH5_TABLE,
+)
+"""The fixed tables :func:`search` and :func:`search_many` take first, in their order."""
 
 MODE_PLAIN = 0
 """Legal when front ≤ middle ≤ back (front keys are the front strengths)."""

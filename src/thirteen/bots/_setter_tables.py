@@ -299,6 +299,48 @@ class Model:
     opp_naturals: float
     """What opponents' naturals cost per opponent, whatever this hand does."""
 
+    @property
+    def value_args(self) -> tuple[Any, ...]:
+        """What ``rows_value(s)`` takes after the strengths, in its order."""
+        return (
+            self.table,
+            self.dw3,
+            self.dl3,
+            self.dw2,
+            self.dl2,
+            self.grid,
+            self.scoop,
+            self.overall,
+        )
+
+    @property
+    def search_args(self) -> tuple[Any, ...]:
+        """What ``search(_many)`` takes after the fixed tables, up to the bonuses' mode."""
+        return (
+            self.table,
+            self.front_key,
+            self.dw3,
+            self.dl3,
+            self.dw2,
+            self.dl2,
+            self.grid,
+            self.scoop,
+            self.overall,
+            self.mode,
+        )
+
+    @property
+    def decide_args(self) -> tuple[Any, ...]:
+        """What ``decide`` takes after the hand's naturals, in its order."""
+        return (
+            self.payout,
+            self.p_rows,
+            self.p_surrender,
+            self.p_natural,
+            self.can_surrender,
+            self.surrender_cost,
+        )
+
 
 @cache
 def _front_keys(strict: bool) -> I16:

@@ -32,11 +32,6 @@ from thirteen.bots import _setter_kernels as k
 from thirteen.bots._setter_tables import Model, SetterTablesError, model_for
 from thirteen.engine.cards import Card, check_cards, check_distinct
 from thirteen.engine.errors import CardError, RuleError
-from thirteen.engine.evaluate import (
-    EVAL_TABLES,
-    LOW5_TABLE,
-    LOWFLUSH5_TABLE,
-)
 from thirteen.engine.naturals import check_natural
 from thirteen.engine.rules import Rules, get_rules
 from thirteen.engine.scoring import is_foul, row_strengths
@@ -116,27 +111,8 @@ def _search(
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], int]:
     evs = np.empty(count, dtype=np.float64)
     picks = np.empty((count, 3), dtype=np.int32)
-    filled = k.search(
-        hand,
-        k.SUB5,
-        k.SUB3,
-        k.SPLITS,
-        *EVAL_TABLES,
-        LOW5_TABLE,
-        LOWFLUSH5_TABLE,
-        m.table,
-        m.front_key,
-        m.dw3,
-        m.dl3,
-        m.dw2,
-        m.dl2,
-        m.grid,
-        m.scoop,
-        m.overall,
-        m.mode,
-        evs,
-        picks,
-    )
+    args = (hand, *k.SEARCH_TABLES, *m.search_args, evs, picks)
+    filled = k.search(*args)
     return evs, picks, int(filled)
 
 
@@ -176,16 +152,7 @@ def best_setting(
     evs, picks, filled = _search(hand, m, 1 + max(0, alternatives))
     if filled == 0:  # only conceivable with front_below_middle; every hand has a legal setting
         raise RuleError("no_legal_setting", "These 13 cards have no legal setting at this table.")
-    action, ev = k.decide(
-        float(evs[0]),
-        k.natural_mask(hand),
-        m.payout,
-        m.p_rows,
-        m.p_surrender,
-        m.p_natural,
-        m.can_surrender,
-        m.surrender_cost,
-    )
+    action, ev = k.decide(float(evs[0]), k.natural_mask(hand), *m.decide_args)
     settings = [
         Setting(*_rows(hand, picks[i]), ev=_play_value(m, float(evs[i]))) for i in range(filled)
     ]
@@ -235,7 +202,5 @@ def setting_ev(
     fs, ms, bs = row_strengths(rules, front, middle, back)
     if is_foul(rules, fs, ms, bs):
         return -m.p_rows * (m.foul_cost + m.opp_royalties) - m.opp_naturals
-    value = k.rows_value(
-        fs, ms, bs, m.table, m.dw3, m.dl3, m.dw2, m.dl2, m.grid, m.scoop, m.overall
-    )
+    value = k.rows_value(fs, ms, bs, *m.value_args)
     return _play_value(m, value)
