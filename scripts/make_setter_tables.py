@@ -399,6 +399,17 @@ def _cross_check(rules: Any, hands: I8, played: Played, lowball: bool, roy: F64,
             raise AssertionError(f"duel scorer disagrees with the engine: {engine} vs {fast}")
 
 
+def _modelling(exact: F64, product: F64, modelled: F64) -> dict[str, float]:
+    """How the independent-rows product and the dependence model track exact odds."""
+    return {
+        "mean exact": float(exact.mean()),
+        "mean product": float(product.mean()),
+        "mean modelled": float(modelled.mean()),
+        "mae product": float(np.abs(product - exact).mean()),
+        "mae modelled": float(np.abs(modelled - exact).mean()),
+    }
+
+
 def check(
     scoring: str, lowball: bool, field: FieldTables, seed: int, scale: float, console: Console
 ) -> dict[str, Any]:
@@ -436,19 +447,9 @@ def check(
     report["scoop"] = {
         "settings": len(sample),
         "opponents": len(opponents),
-        "mean exact": float(exact[:, 0].mean()),
-        "mean product": float(product_scoop.mean()),
-        "mean modelled": float(copula_scoop.mean()),
-        "mae product": float(np.abs(product_scoop - exact[:, 0]).mean()),
-        "mae modelled": float(np.abs(copula_scoop - exact[:, 0]).mean()),
+        **_modelling(exact[:, 0], product_scoop, copula_scoop),
     }
-    report["scooped"] = {
-        "mean exact": float(exact[:, 1].mean()),
-        "mean product": float(product_scooped.mean()),
-        "mean modelled": float(copula_scooped.mean()),
-        "mae product": float(np.abs(product_scooped - exact[:, 1]).mean()),
-        "mae modelled": float(np.abs(copula_scooped - exact[:, 1]).mean()),
-    }
+    report["scooped"] = _modelling(exact[:, 1], product_scooped, copula_scooped)
     report["ev"] = {
         "mean exact": float(exact[:, 4].mean()),
         "mean modelled": float(predicted.mean()),
