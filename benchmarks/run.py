@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from thirteen.bench import SUITES
+from thirteen.bench import SUITES, suite
 
 
 def main(names: list[str]) -> int:
@@ -18,7 +18,7 @@ def main(names: list[str]) -> int:
         if name not in SUITES:
             print(f"unknown suite {name!r}; suites: {', '.join(SUITES)}", file=sys.stderr)
             return 2
-        print(json.dumps(SUITES[name]().to_json()))
+        print(json.dumps(suite(name)().to_json()))
     return 0
 
 

@@ -9,7 +9,8 @@ from thirteen.engine.cards import DECK, parse_cards
 from thirteen.engine.deck import Deal
 from thirteen.engine.events import Event
 from thirteen.engine.rules import Rules
-from thirteen.engine.table import TableState, apply, new_table
+from thirteen.engine.state import TableState, new_table
+from thirteen.engine.table import apply
 
 SALTS = [bytes([i]) * 16 for i in range(52)]
 

@@ -14,7 +14,7 @@ from thirteen.engine.cards import DECK
 from thirteen.engine.deck import Deal
 from thirteen.engine.events import HandRevealed
 from thirteen.engine.rules import get_rules
-from thirteen.engine.table import Phase, TableState, deciders
+from thirteen.engine.state import Phase, TableState, deciders
 
 
 def next_due(state: TableState) -> tuple[int, float]:

@@ -14,7 +14,7 @@ import pytest
 
 from cli_helpers import Run, run_cli
 from table_helpers import SALTS, table_with
-from thirteen.bots.base import RandomBot, legal_actions
+from thirteen.bots.base import RandomBot
 from thirteen.engine.actions import Place, StartHand, Surrender
 from thirteen.engine.cards import format_cards, parse_cards
 from thirteen.engine.deck import Deal
@@ -31,8 +31,10 @@ from thirteen.engine.history import (
     replay,
     verify_history,
 )
+from thirteen.engine.legal import legal_actions
 from thirteen.engine.rules import get_rules
-from thirteen.engine.table import Phase, TableState, apply, deciders
+from thirteen.engine.state import Phase, TableState, deciders
+from thirteen.engine.table import apply
 from thirteen.engine.views import view
 
 

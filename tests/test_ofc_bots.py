@@ -22,7 +22,7 @@ from thirteen.bots._ofc_model import (
     situation_from_view,
 )
 from thirteen.bots.arena import play, seated_table, seeded_deal
-from thirteen.bots.base import Legal, RandomBot, legal_actions
+from thirteen.bots.base import RandomBot
 from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
 from thirteen.bots.ofc_mc import MonteCarloOFCBot, Option, analyze, reference_field
@@ -31,10 +31,12 @@ from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, Star
 from thirteen.engine.cards import DECK, Card, parse_cards
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
+from thirteen.engine.legal import Legal, legal_actions
 from thirteen.engine.rules import PRESETS, Rules, get_rules
 from thirteen.engine.scoring import SetHand as Showing
 from thirteen.engine.scoring import evaluate_player, is_foul, row_strengths, score
-from thirteen.engine.table import Phase, TableState, apply, deciders
+from thirteen.engine.state import Phase, TableState, deciders
+from thirteen.engine.table import apply
 from thirteen.engine.views import TableView, view
 
 OFC = [name for name, r in PRESETS.items() if r.is_ofc]

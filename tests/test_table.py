@@ -27,7 +27,8 @@ from thirteen.engine.events import (
     TimedOut,
 )
 from thirteen.engine.rules import get_rules
-from thirteen.engine.table import Phase, TableState, apply, deciders, settle
+from thirteen.engine.state import Phase, TableState, deciders
+from thirteen.engine.table import apply, settle
 from thirteen.engine.views import view, view_to_json
 
 

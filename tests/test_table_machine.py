@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from table_helpers import SALTS
-from thirteen.bots.base import RandomBot, legal_actions
+from thirteen.bots.base import RandomBot
 from thirteen.engine.actions import (
     Action,
     DeclareNatural,
@@ -38,8 +38,10 @@ from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
 from thirteen.engine.events import Event, PlayerLeft
 from thirteen.engine.history import HandHistory, begin_history, record, replay
+from thirteen.engine.legal import legal_actions
 from thirteen.engine.rules import PRESETS, get_rules
-from thirteen.engine.table import Phase, TableState, apply, dealt_in_next, deciders, new_table
+from thirteen.engine.state import Phase, TableState, dealt_in_next, deciders, new_table
+from thirteen.engine.table import apply
 from thirteen.engine.views import view, view_to_json
 
 CARD_LIST = re.compile(r"^[2-9TJQKA][cdhs](?: [2-9TJQKA][cdhs])*$")

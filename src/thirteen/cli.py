@@ -186,7 +186,8 @@ def bench_command(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per suite.")] = False,
 ) -> None:
     """Measure speed against reference implementations run in the same process."""
-    from thirteen.bench import SUITES
+    from thirteen.bench import SUITES, suite
+    from thirteen.bench.report import format_value, render_lines
 
     chosen = suites or list(SUITES)
     for name in chosen:
@@ -194,21 +195,23 @@ def bench_command(
             fail(f"There is no benchmark {name!r}; suites: {', '.join(SUITES)}.")
     for name in chosen:
         with console.status(f"benchmark {name}…"):
-            report = SUITES[name]()
+            report = suite(name)()
         if as_json:
             emit(report.to_json())
-            continue
-        table = Table(title=f"benchmark: {name}", title_justify="left")
-        table.add_column("what")
-        table.add_column("value", justify="right")
-        table.add_column("unit")
-        for what, value, unit in report.rows:
-            table.add_row(what, f"{value:,.0f}" if value >= 100 else f"{value:.3g}", unit)
-        for what, ratio in report.ratios.items():
-            table.add_row(f"[bold]{what}[/]", f"[bold]{ratio:.1f}×[/]", "ratio")
-        console.print(table)
-        for note in report.notes:
-            console.print(f"[dim]{note}[/]")
+        elif not console.is_terminal:
+            sys.stdout.write("\n".join(render_lines(report)) + "\n")
+        else:
+            table = Table(title=f"benchmark: {name}", title_justify="left")
+            table.add_column("what")
+            table.add_column("value", justify="right")
+            table.add_column("unit")
+            for what, value, unit in report.rows:
+                table.add_row(what, format_value(value), unit)
+            for what, ratio in report.ratios.items():
+                table.add_row(f"[bold]{what}[/]", f"[bold]{ratio:.1f}×[/]", "ratio")
+            console.print(table)
+            for note in report.notes:
+                console.print(f"[dim]{note}[/]")
 
 
 # --------------------------------------------------------------------------------- entry

@@ -17,7 +17,6 @@ import numpy as np
 import numpy.typing as npt
 
 from thirteen.bots import _ofc_kernels as k
-from thirteen.engine.autoplay import Placement
 from thirteen.engine.cards import Card
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import (
@@ -30,6 +29,7 @@ from thirteen.engine.evaluate import (
     label_floor,
     tie_ceiling,
 )
+from thirteen.engine.legal import Placement
 from thirteen.engine.rules import Rules, fantasyland_cards_for
 from thirteen.engine.scoring import labelled_value
 from thirteen.engine.views import TableView, unseen_cards

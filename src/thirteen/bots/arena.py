@@ -13,12 +13,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from thirteen.bots.base import Bot, legal_actions
+from thirteen.bots.base import Bot
 from thirteen.engine.actions import Sit, StartHand
 from thirteen.engine.cards import DECK
 from thirteen.engine.deck import SALT_BYTES, Deal, fresh_deal
+from thirteen.engine.legal import legal_actions
 from thirteen.engine.rules import Rules
-from thirteen.engine.table import Phase, TableState, apply, deciders, new_table
+from thirteen.engine.state import Phase, TableState, deciders, new_table
+from thirteen.engine.table import apply
 from thirteen.engine.views import view
 
 BIG_STACK = 10**15

@@ -8,56 +8,11 @@ table state — so it cannot know a hidden card. ``legal`` describes what the se
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
-from thirteen.engine.actions import Action, Place, SetHand, Surrender
-from thirteen.engine.autoplay import Placement, placements
-from thirteen.engine.cards import Card
-from thirteen.engine.errors import IllegalActionError
-from thirteen.engine.views import MyCards, TableView
-
-
-@dataclass(frozen=True)
-class Legal:
-    """What the viewing seat may do now, derived from its view."""
-
-    seat: int
-    mode: str
-    """``"street"``: :class:`Place` the street's cards; ``"set"``: :class:`SetHand` 13 of them."""
-    cards: tuple[Card, ...]
-    rows: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
-    room: tuple[int, int, int]
-    discard: int
-    naturals: tuple[str, ...]
-    can_surrender: bool
-
-    def placements(self) -> list[Placement]:
-        """Every legal street placement (mode ``"street"``)."""
-        return placements(self.cards, self.room, self.discard)
-
-    def place(self, placement: Placement) -> Place:
-        """The action that plays a ``(front, middle, back, discard)`` placement."""
-        front, middle, back, discard = placement
-        return Place(seat=self.seat, front=front, middle=middle, back=back, discard=discard)
-
-
-def legal_actions(table_view: TableView) -> Legal:
-    """What the viewer of ``table_view`` may do; :class:`IllegalActionError` if nothing."""
-    hand = table_view.hand
-    me: MyCards | None = hand.me if hand is not None else None
-    if me is None or not me.must_act:
-        raise IllegalActionError("not_your_turn", "This seat has nothing to decide now.")
-    return Legal(
-        seat=me.seat,
-        mode=me.mode,
-        cards=me.cards,
-        rows=(me.front, me.middle, me.back),
-        room=me.room,
-        discard=me.discard_now,
-        naturals=me.naturals,
-        can_surrender=me.can_surrender,
-    )
+from thirteen.engine.actions import Action, SetHand, Surrender
+from thirteen.engine.legal import Legal
+from thirteen.engine.views import TableView
 
 
 class Bot(Protocol):
@@ -93,4 +48,4 @@ class RandomBot:
         )
 
 
-__all__ = ["Bot", "Legal", "RandomBot", "legal_actions"]
+__all__ = ["Bot", "RandomBot"]

@@ -21,11 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from thirteen.bots._ofc_model import decode, model_for, situation_from_view, street_options
-from thirteen.bots.base import Legal
 from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.engine.actions import Action, SetHand
-from thirteen.engine.autoplay import Placement
 from thirteen.engine.errors import RuleError
+from thirteen.engine.legal import Legal, Placement
 from thirteen.engine.rules import Rules
 from thirteen.engine.views import TableView
 

@@ -44,11 +44,10 @@ from thirteen.bots._ofc_model import (
     situation_from_view,
     street_options,
 )
-from thirteen.bots.base import Legal
 from thirteen.bots.ofc_heuristic import fantasyland_action
 from thirteen.engine.actions import Action
-from thirteen.engine.autoplay import Placement
 from thirteen.engine.errors import RuleError
+from thirteen.engine.legal import Legal, Placement
 from thirteen.engine.rules import Rules
 from thirteen.engine.views import TableView
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import random
 
-from thirteen.bots.base import Bot, Legal, RandomBot
+from thirteen.bots.base import Bot, RandomBot
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
 from thirteen.bots.ofc_mc import MonteCarloOFCBot
 from thirteen.engine.actions import Action, DeclareNatural, SetHand, Surrender
 from thirteen.engine.autoplay import safe_setting
 from thirteen.engine.errors import RuleError
+from thirteen.engine.legal import Legal
 from thirteen.engine.rules import Rules
 from thirteen.engine.views import TableView
 

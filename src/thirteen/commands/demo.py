@@ -16,7 +16,7 @@ from thirteen.engine.cards import Card, format_cards
 from thirteen.engine.deck import fresh_deal
 from thirteen.engine.evaluate import describe, evaluate
 from thirteen.engine.rules import PRESETS
-from thirteen.engine.table import TableState
+from thirteen.engine.state import TableState
 
 SEATS = ("strong", "heuristic", "random")
 """The bot level in each seat, as far as the game has seats."""

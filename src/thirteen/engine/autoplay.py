@@ -3,24 +3,25 @@
 - :func:`auto_action`: what the table plays for a seat whose time ran out (RULES §5): a setting
   that does not foul for Chinese Poker and fantasyland, the table's automatic placement for an
   OFC street. Deterministic, so replays reproduce it.
-- :func:`street_placements`: every legal way to play an OFC street.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from functools import cache, lru_cache
-from itertools import combinations, product
+from functools import lru_cache
+from itertools import combinations
 
 from thirteen.engine.actions import Action, Place, SetHand
 from thirteen.engine.cards import Card, rank_of
 from thirteen.engine.errors import IllegalActionError
 from thirteen.engine.evaluate import evaluate3, evaluate5
+from thirteen.engine.legal import Placement, placements, street_placements
 from thirteen.engine.naturals import greedy_setting
 from thirteen.engine.rules import Rules
 from thirteen.engine.scoring import is_foul, row_strengths, royalty_rows
-from thirteen.engine.table import ROW_CAPACITY, Board, TableState, deciders, discards_due
+from thirteen.engine.state import ROW_CAPACITY, Board, TableState, deciders
+from thirteen.engine.views import unseen_cards, view
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 ROW_NAMES = ("front", "middle", "back")
@@ -77,38 +78,6 @@ def _all_settings(pool: Sequence[Card]) -> Iterator[Rows]:
             left = [c for c in rest if c not in middle]
             for front in combinations(left, 3):
                 yield front, middle, back
-
-
-Placement = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
-
-
-def street_placements(rules: Rules, board: Board) -> list[Placement]:
-    """Every legal ``(front, middle, back, discard)`` for the street ``board`` must play."""
-    return placements(board.pending, board.room, discards_due(rules, board))
-
-
-@cache
-def _assignments(count: int, room: tuple[int, int, int]) -> tuple[tuple[int, ...], ...]:
-    """Every way to send ``count`` cards to rows 0/1/2 without overfilling ``room``."""
-    return tuple(
-        rows
-        for rows in product(range(3), repeat=count)
-        if rows.count(0) <= room[0] and rows.count(1) <= room[1] and rows.count(2) <= room[2]
-    )
-
-
-def placements(cards: Sequence[Card], room: Sequence[int], discards: int) -> list[Placement]:
-    """Every way to put ``cards`` into rows with this much ``room``, discarding ``discards``."""
-    out: list[Placement] = []
-    room3 = (room[0], room[1], room[2])
-    for discard in combinations(cards, discards):
-        keep = [c for c in cards if c not in discard]
-        for rows in _assignments(len(keep), room3):
-            split: tuple[list[Card], list[Card], list[Card]] = ([], [], [])
-            for card, row in zip(keep, rows, strict=True):
-                split[row].append(card)
-            out.append((tuple(split[0]), tuple(split[1]), tuple(split[2]), discard))
-    return out
 
 
 @lru_cache(maxsize=1 << 16)
@@ -245,16 +214,7 @@ def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> P
 
 def unseen_by(state: TableState, seat: int) -> tuple[Card, ...]:
     """The cards ``seat`` has not seen: everything but what its own view shows."""
-    from thirteen.engine.views import unseen_cards, view  # views build on the table, like us
-
     return unseen_cards(view(state, seat))
 
 
-__all__ = [
-    "auto_action",
-    "auto_placement",
-    "placements",
-    "safe_setting",
-    "street_placements",
-    "unseen_by",
-]
+__all__ = ["auto_action", "auto_placement", "safe_setting", "unseen_by"]

@@ -34,7 +34,8 @@ from thirteen.engine.cards import Card, format_cards, parse_cards
 from thirteen.engine.deck import Deal, Opening, leaf_digest, root_digest, verify_openings
 from thirteen.engine.errors import RuleError
 from thirteen.engine.rules import rules_from_dict
-from thirteen.engine.table import Phase, Seat, TableConfig, TableState, apply
+from thirteen.engine.state import Phase, Seat, TableConfig, TableState
+from thirteen.engine.table import apply
 
 FORMAT = "thirteen-hand-history"
 VERSION = 1

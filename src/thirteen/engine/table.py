@@ -12,6 +12,7 @@ position whatever anyone decides (seed 004's duplicate system).
 >>> from thirteen.engine.rules import get_rules
 >>> from thirteen.engine.deck import Deal
 >>> from thirteen.engine.actions import Sit, StartHand
+>>> from thirteen.engine.state import deciders, new_table
 >>> t = new_table(get_rules("chinese-1-6"))
 >>> t, _ = apply(t, Sit(seat=0, player="ann", stack=1000))
 >>> t, _ = apply(t, Sit(seat=2, player="bob", stack=1000))
@@ -23,9 +24,7 @@ position whatever anyone decides (seed 004's duplicate system).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from enum import StrEnum
-from typing import Literal
+from dataclasses import replace
 
 from thirteen.engine.actions import (
     Action,
@@ -40,8 +39,8 @@ from thirteen.engine.actions import (
     Surrender,
     Timeout,
 )
+from thirteen.engine.autoplay import auto_action
 from thirteen.engine.cards import Card, card_name, format_cards
-from thirteen.engine.deck import Deal
 from thirteen.engine.errors import IllegalActionError, RuleError
 from thirteen.engine.events import (
     CardsDealt,
@@ -65,230 +64,23 @@ from thirteen.engine.events import (
 )
 from thirteen.engine.naturals import check_natural
 from thirteen.engine.rules import Rules
-from thirteen.engine.scoring import DeclaredNatural, Showdown, Showing, score
+from thirteen.engine.scoring import DeclaredNatural, Showing, score
 from thirteen.engine.scoring import SetHand as SetHandShowing
 from thirteen.engine.scoring import Surrender as SurrenderShowing
-
-ROW_CAPACITY = {"front": 3, "middle": 5, "back": 5}
-
-
-class Phase(StrEnum):
-    """Where the table is: no hand yet, a hand in play, or a showdown on show."""
-
-    WAITING = "waiting"
-    PLAYING = "playing"
-    SHOWDOWN = "showdown"
-
-
-@dataclass(frozen=True, kw_only=True)
-class TableConfig:
-    """What an operator sets for a table besides the rules: seats and money."""
-
-    rules: Rules
-    seats: int
-    min_buy_in: int = 1
-    max_buy_in: int = 1_000_000_000
-    point_value: int = 1
-    """Minor units of money one point is worth."""
-
-    def __post_init__(self) -> None:
-        if not 2 <= self.seats <= self.rules.max_players:
-            raise RuleError(
-                "bad_table",
-                f"A {self.rules.name} table has 2 to {self.rules.max_players} seats, "
-                f"not {self.seats}.",
-            )
-        if not 1 <= self.min_buy_in <= self.max_buy_in:
-            raise RuleError("bad_table", "The buy-in range must run from at least 1 upwards.")
-        if self.point_value < 1:
-            raise RuleError("bad_table", "A point must be worth at least one minor unit.")
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A seated player. ``fantasyland``: cards for the next hand they are dealt in."""
-
-    player: str
-    stack: int
-    sitting_out: bool = False
-    sat_out_at: float | None = None
-    leaving: bool = False
-    fantasyland: int | None = None
-    sit_out_after_hand: bool = False
-
-
-Outcome = Literal["playing", "set", "natural", "surrendered"]
-
-
-@dataclass(frozen=True)
-class Board:
-    """One player's hand in progress.
-
-    ``dealt`` holds every card dealt so far; ``pending`` the ones not yet played. For OFC the
-    rows fill street by street; for Chinese Poker and fantasyland they are set all at once.
-    """
-
-    seat: int
-    position: int
-    dealt: tuple[Card, ...]
-    pending: tuple[Card, ...]
-    front: tuple[Card, ...] = ()
-    middle: tuple[Card, ...] = ()
-    back: tuple[Card, ...] = ()
-    discards: tuple[Card, ...] = ()
-    street: int = 0
-    fantasyland: int | None = None
-    outcome: Outcome = "playing"
-    natural: str | None = None
-    deadline: float | None = None
-    timed_out: bool = False
-
-    @property
-    def rows(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
-        return (self.front, self.middle, self.back)
-
-    @property
-    def placed(self) -> tuple[Card, ...]:
-        return self.front + self.middle + self.back
-
-    @property
-    def in_fantasyland(self) -> bool:
-        return self.fantasyland is not None
-
-    @property
-    def room(self) -> tuple[int, int, int]:
-        """Free places in front, middle and back."""
-        return (3 - len(self.front), 5 - len(self.middle), 5 - len(self.back))
-
-
-@dataclass(frozen=True)
-class HandState:
-    """The hand in play (or just finished, during the showdown)."""
-
-    number: int
-    button: int
-    deal: Deal
-    slice_size: int
-    boards: tuple[Board, ...]
-    street: int
-    turn: int | None
-    """Sequential OFC: the index in ``boards`` of the player to act on the street."""
-    started_at: float
-    result: Showdown | None = None
-    settlement: tuple[int, ...] | None = None
-    """Money each board won or lost (by board index), once settled."""
-
-    def board_of(self, seat: int) -> Board | None:
-        for b in self.boards:
-            if b.seat == seat:
-                return b
-        return None
-
-    def index_of(self, seat: int) -> int:
-        for i, b in enumerate(self.boards):
-            if b.seat == seat:
-                return i
-        raise KeyError(seat)
-
-
-@dataclass(frozen=True)
-class TableState:
-    """Everything about a table at one moment. Compare with ``==``; never mutate."""
-
-    config: TableConfig
-    seats: tuple[Seat | None, ...]
-    button: int | None = None
-    hands_played: int = 0
-    hand: HandState | None = None
-    phase: Phase = Phase.WAITING
-    next_deal_at: float | None = None
-    clock: float = 0.0
-    state_id: int = 0
-
-    @property
-    def rules(self) -> Rules:
-        return self.config.rules
-
-
-def new_table(
-    rules: Rules,
-    *,
-    seats: int | None = None,
-    min_buy_in: int = 1,
-    max_buy_in: int = 1_000_000_000,
-    point_value: int = 1,
-) -> TableState:
-    """An empty table for these rules (as many seats as the game allows, unless told)."""
-    config = TableConfig(
-        rules=rules,
-        seats=rules.max_players if seats is None else seats,
-        min_buy_in=min_buy_in,
-        max_buy_in=max_buy_in,
-        point_value=point_value,
-    )
-    return TableState(config=config, seats=(None,) * config.seats)
-
-
-# --------------------------------------------------------------------------------- queries
-def dealt_in_next(state: TableState) -> list[int]:
-    """Seats that would be dealt in if a hand started now."""
-    return [
-        i
-        for i, s in enumerate(state.seats)
-        if s is not None and not s.sitting_out and not s.leaving and s.stack > 0
-    ]
-
-
-def deciders(state: TableState) -> dict[int, float | None]:
-    """Seats that must act now, with their deadlines (empty when nobody but the dealer may)."""
-    if state.phase != Phase.PLAYING or state.hand is None:
-        return {}
-    return {b.seat: b.deadline for b in state.hand.boards if _may_decide(state, b)}
-
-
-def _may_decide(state: TableState, board: Board) -> bool:
-    hand = state.hand
-    if hand is None or board.outcome != "playing":
-        return False
-    if not state.rules.is_ofc or board.in_fantasyland:
-        return True
-    if board.street != hand.street:
-        return False
-    if state.rules.turn_order == "sequential":
-        return hand.turn is not None and hand.boards[hand.turn].seat == board.seat
-    return True
-
-
-def next_deadline(state: TableState) -> tuple[float, str, int | None] | None:
-    """The earliest time something is due: ``(time, what, seat)``; for a server's scheduler.
-
-    ``what`` is ``"decision"`` (submit :class:`Timeout` for the seat), ``"sit-out"`` (submit
-    :class:`Timeout` to unseat), or ``"deal"`` (a new hand may start).
-    """
-    due: list[tuple[float, str, int | None]] = []
-    for seat, deadline in deciders(state).items():
-        if deadline is not None:
-            due.append((deadline, "decision", seat))
-    limit = state.rules.sit_out_seconds
-    for i, s in enumerate(state.seats):
-        if s is not None and s.sitting_out and s.sat_out_at is not None and not _in_hand(state, i):
-            due.append((s.sat_out_at + limit, "sit-out", i))
-    if state.phase != Phase.PLAYING and len(dealt_in_next(state)) >= _min_players(state):
-        due.append((state.next_deal_at or state.clock, "deal", None))
-    return min(due) if due else None
-
-
-def _min_players(state: TableState) -> int:
-    return max(2, state.rules.min_players)
-
-
-def _in_hand(state: TableState, seat: int) -> bool:
-    return (
-        state.phase == Phase.PLAYING
-        and state.hand is not None
-        and state.hand.board_of(seat) is not None
-    )
-
+from thirteen.engine.state import (
+    ROW_CAPACITY,
+    Board,
+    HandState,
+    Phase,
+    Seat,
+    TableState,
+    dealt_in_next,
+    deciders,
+    discards_due,
+    is_in_hand,
+    may_decide,
+    min_players_to_deal,
+)
 
 # --------------------------------------------------------------------------------- apply
 Handler = Callable[[TableState, float, Action], tuple[TableState, list[Event]]]
@@ -353,7 +145,7 @@ def _sit(state: TableState, now: float, action: Action) -> tuple[TableState, lis
 def _leave(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
     assert isinstance(action, Leave)
     s = _occupied(state, action.seat)
-    if _in_hand(state, action.seat):
+    if is_in_hand(state, action.seat):
         if s.leaving:
             raise _illegal("already_leaving", "You are already leaving after this hand.")
         return _with_seat(state, action.seat, replace(s, leaving=True)), [
@@ -394,10 +186,10 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
             f"The showdown is on show for {state.next_deal_at - now:.1f} more seconds.",
         )
     seats = dealt_in_next(state)
-    if len(seats) < _min_players(state):
+    if len(seats) < min_players_to_deal(state):
         raise _illegal(
             "not_enough_players",
-            f"A deal needs at least {_min_players(state)} active players with chips; "
+            f"A deal needs at least {min_players_to_deal(state)} active players with chips; "
             f"{len(seats)} {'is' if len(seats) == 1 else 'are'} ready.",
         )
     fl_seats = {
@@ -527,7 +319,7 @@ def _deciding_board(state: TableState, seat: int) -> tuple[int, Board]:
         raise _illegal("not_in_hand", f"Seat {seat} is not dealt in this hand.")
     if board.outcome != "playing":
         raise _illegal("already_done", "You have already finished this hand.")
-    if not _may_decide(state, board):
+    if not may_decide(state, board):
         raise _illegal("not_your_turn", "It is not your turn.")
     return state.hand.index_of(seat), board
 
@@ -658,11 +450,6 @@ def _place(state: TableState, now: float, action: Action) -> tuple[TableState, l
     return _after_decision(_replace_board(state, index, new_board), now, events)
 
 
-def discards_due(rules: Rules, board: Board) -> int:
-    """Cards ``board`` must discard on the street it is playing (none on the first)."""
-    return rules.discards_on(board.street)
-
-
 def placement_problem(
     rules: Rules,
     board: Board,
@@ -701,8 +488,6 @@ def placement_problem(
 
 def _timeout(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
     assert isinstance(action, Timeout)
-    from thirteen.engine.autoplay import auto_action  # autoplay builds on this module
-
     seat = action.seat
     s = _occupied(state, seat)
     if seat in deciders(state) and state.hand is not None:
@@ -718,7 +503,7 @@ def _timeout(state: TableState, now: float, action: Action) -> tuple[TableState,
         marked = _with_seat(marked, seat, replace(s, sit_out_after_hand=True))
         new, events = _HANDLERS[type(move)](marked, now, replace(move, at=now))
         return new, [TimedOut(seat), *events]
-    if s.sitting_out and s.sat_out_at is not None and not _in_hand(state, seat):
+    if s.sitting_out and s.sat_out_at is not None and not is_in_hand(state, seat):
         due = s.sat_out_at + state.rules.sit_out_seconds
         if now < due:
             raise _illegal("not_due", f"Seat {seat} may sit out {due - now:.0f} more seconds.")
@@ -840,19 +625,4 @@ _HANDLERS: dict[type, Handler] = {
     Timeout: _timeout,
 }
 
-__all__ = [
-    "Board",
-    "HandState",
-    "Phase",
-    "Seat",
-    "TableConfig",
-    "TableState",
-    "apply",
-    "dealt_in_next",
-    "deciders",
-    "discards_due",
-    "new_table",
-    "next_deadline",
-    "placement_problem",
-    "settle",
-]
+__all__ = ["apply", "placement_problem", "settle"]

@@ -5,7 +5,7 @@ or a fantasyland board before the showdown, or a surrendered hand (RULES §2–�
 thing a server sends; :func:`view_to_json` is its wire form.
 
 >>> from thirteen.engine.rules import get_rules
->>> from thirteen.engine.table import new_table
+>>> from thirteen.engine.state import new_table
 >>> view_to_json(view(new_table(get_rules("ofc")), None))["phase"]
 'waiting'
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 from thirteen.engine.cards import DECK, Card, format_cards
 from thirteen.engine.naturals import find_naturals
-from thirteen.engine.table import Board, Phase, TableState, deciders, discards_due
+from thirteen.engine.state import Board, Phase, TableState, deciders, discards_due
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,5 @@
-"""Benchmarks, measured against reference implementations in the same run and reported as ratios.
-
-Each suite returns a :class:`Report`: rows of (name, rate, unit) and the ratios that matter. The
-CLI (``thirteen bench``) prints them; ``benchmarks/`` keeps the numbers of recorded runs.
-"""
+"""The evaluator against eval7's and phevaluator's per-hand loops, and ``thirteen eval -`` as a
+whole process."""
 
 from __future__ import annotations
 
@@ -10,52 +7,11 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
+from thirteen.bench.report import Report, best_rate, random_hands
 from thirteen.engine.cards import format_cards
 from thirteen.engine.evaluate import evaluate3, evaluate5, evaluate_batch
-
-
-@dataclass
-class Report:
-    """What a suite measured: ``rows`` of (what, value, unit) and named ``ratios``."""
-
-    suite: str
-    rows: list[tuple[str, float, str]] = field(default_factory=list)
-    ratios: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "suite": self.suite,
-            "rows": [{"what": w, "value": v, "unit": u} for w, v, u in self.rows],
-            "ratios": self.ratios,
-            "notes": self.notes,
-        }
-
-
-def best_rate(fn: Callable[[], int], repeat: int = 3) -> float:
-    """Items per second of ``fn`` (which returns how many items it did), best of ``repeat``."""
-    best = 0.0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        n = fn()
-        elapsed = time.perf_counter() - start
-        best = max(best, n / elapsed)
-    return best
-
-
-def random_hands(n: int, size: int, seed: int = 1) -> npt.NDArray[np.int8]:
-    """``n`` random hands of ``size`` distinct cards as an ``(n, size)`` array."""
-    rng = np.random.default_rng(seed)
-    keys = rng.random((n, 52))
-    return np.argsort(keys, axis=1)[:, :size].astype(np.int8)
 
 
 def bench_evaluate(n: int = 200_000) -> Report:
@@ -155,59 +111,4 @@ def bench_eval_cli(lines: int = 100_000) -> Report:
     return report
 
 
-def bench_simulate(hands: int = 300) -> Report:
-    """``thirteen simulate``'s hands per second for every preset (random players, 3 seats or
-    the most the game allows), and how the time splits between the engine and the players."""
-    import random
-
-    from thirteen.bots.arena import play
-    from thirteen.bots.base import RandomBot
-    from thirteen.engine.rules import PRESETS
-
-    report = Report("simulate")
-    for name, rules in PRESETS.items():
-        players = min(3, rules.max_players)
-        bots = [RandomBot(random.Random(i)) for i in range(players)]
-        result = play(rules, bots, hands, seed=1)
-        report.rows.append((f"{name} ({players} players)", result.hands_per_second, "hands/s"))
-        engine = result.seconds_engine / result.seconds_total
-        player = result.seconds_bots / result.seconds_total
-        report.rows.append(
-            (f"{name}: engine / players share", 100 * engine, f"% / {100 * player:.0f} %")
-        )
-        report.ratios[f"{name}: engine time per player time"] = (
-            result.seconds_engine / result.seconds_bots if result.seconds_bots else float("inf")
-        )
-    report.notes.append(
-        "engine = apply + view + legal actions; players = the random bot choosing a move; "
-        "the rest is the arena's own bookkeeping."
-    )
-    return report
-
-
-def _fantasyland() -> Report:
-    from thirteen.bench_fantasyland import bench_fantasyland
-
-    return bench_fantasyland()
-
-
-def _setter() -> Report:
-    from thirteen.bench_setter import bench_setter
-
-    return bench_setter()
-
-
-def _bots() -> Report:
-    from thirteen.bench_bots import bench_bots
-
-    return bench_bots()
-
-
-SUITES: dict[str, Callable[[], Report]] = {
-    "evaluate": bench_evaluate,
-    "eval-cli": bench_eval_cli,
-    "simulate": bench_simulate,
-    "fantasyland": _fantasyland,
-    "setter": _setter,
-    "bots": _bots,
-}
+__all__ = ["bench_eval_cli", "bench_evaluate"]

@@ -11,12 +11,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from thirteen.bench import Report
+from thirteen.bench.report import Report
 from thirteen.bots.arena import play
-from thirteen.bots.base import Bot, Legal
+from thirteen.bots.base import Bot
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
 from thirteen.bots.ofc_mc import MonteCarloOFCBot
 from thirteen.engine.actions import Action
+from thirteen.engine.legal import Legal
 from thirteen.engine.rules import PRESETS, Rules
 from thirteen.engine.views import TableView
 

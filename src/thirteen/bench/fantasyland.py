@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from thirteen.bench import Report, random_hands
+from thirteen.bench.report import Report, random_hands
 from thirteen.bots._fantasyland_reference import reference_solve
 from thirteen.bots.fantasyland import default_stay_value, solve_fantasyland
 from thirteen.engine.rules import get_rules

@@ -16,7 +16,7 @@ from itertools import combinations
 
 import numpy as np
 
-from thirteen.bench import Report, best_rate, random_hands
+from thirteen.bench.report import Report, best_rate, random_hands
 from thirteen.bots._setter_tables import model_for
 from thirteen.bots.setter import best_setting
 from thirteen.engine.cards import Card

@@ -1,0 +1,104 @@
+"""What a seat may do now: :func:`legal_actions` and every legal OFC street placement.
+
+Derived from the seat's own view, so a bot, the server's hints and a browser's enabled buttons
+all see the same choices and nothing hidden.
+
+>>> from thirteen.engine.rules import get_rules
+>>> from thirteen.engine.state import new_table
+>>> from thirteen.engine.views import view
+>>> legal_actions(view(new_table(get_rules("ofc")), 0))
+Traceback (most recent call last):
+...
+thirteen.engine.errors.IllegalActionError: This seat has nothing to decide now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, product
+
+from thirteen.engine.actions import Place
+from thirteen.engine.cards import Card
+from thirteen.engine.errors import IllegalActionError
+from thirteen.engine.rules import Rules
+from thirteen.engine.state import Board, discards_due
+from thirteen.engine.views import MyCards, TableView
+
+Placement = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+"""A street played: the cards for front, middle and back, and the discards."""
+
+
+@dataclass(frozen=True)
+class Legal:
+    """What the viewing seat may do now, derived from its view."""
+
+    seat: int
+    mode: str
+    """``"street"``: :class:`Place` the street's cards; ``"set"``: :class:`SetHand` 13 of them."""
+    cards: tuple[Card, ...]
+    rows: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    room: tuple[int, int, int]
+    discard: int
+    naturals: tuple[str, ...]
+    can_surrender: bool
+
+    def placements(self) -> list[Placement]:
+        """Every legal street placement (mode ``"street"``)."""
+        return placements(self.cards, self.room, self.discard)
+
+    def place(self, placement: Placement) -> Place:
+        """The action that plays a ``(front, middle, back, discard)`` placement."""
+        front, middle, back, discard = placement
+        return Place(seat=self.seat, front=front, middle=middle, back=back, discard=discard)
+
+
+def legal_actions(table_view: TableView) -> Legal:
+    """What the viewer of ``table_view`` may do; :class:`IllegalActionError` if nothing."""
+    hand = table_view.hand
+    me: MyCards | None = hand.me if hand is not None else None
+    if me is None or not me.must_act:
+        raise IllegalActionError("not_your_turn", "This seat has nothing to decide now.")
+    return Legal(
+        seat=me.seat,
+        mode=me.mode,
+        cards=me.cards,
+        rows=(me.front, me.middle, me.back),
+        room=me.room,
+        discard=me.discard_now,
+        naturals=me.naturals,
+        can_surrender=me.can_surrender,
+    )
+
+
+def street_placements(rules: Rules, board: Board) -> list[Placement]:
+    """Every legal ``(front, middle, back, discard)`` for the street ``board`` must play."""
+    return placements(board.pending, board.room, discards_due(rules, board))
+
+
+@cache
+def _assignments(count: int, room: tuple[int, int, int]) -> tuple[tuple[int, ...], ...]:
+    """Every way to send ``count`` cards to rows 0/1/2 without overfilling ``room``."""
+    return tuple(
+        rows
+        for rows in product(range(3), repeat=count)
+        if rows.count(0) <= room[0] and rows.count(1) <= room[1] and rows.count(2) <= room[2]
+    )
+
+
+def placements(cards: Sequence[Card], room: Sequence[int], discards: int) -> list[Placement]:
+    """Every way to put ``cards`` into rows with this much ``room``, discarding ``discards``."""
+    out: list[Placement] = []
+    room3 = (room[0], room[1], room[2])
+    for discard in combinations(cards, discards):
+        keep = [c for c in cards if c not in discard]
+        for rows in _assignments(len(keep), room3):
+            split: tuple[list[Card], list[Card], list[Card]] = ([], [], [])
+            for card, row in zip(keep, rows, strict=True):
+                split[row].append(card)
+            out.append((tuple(split[0]), tuple(split[1]), tuple(split[2]), discard))
+    return out
+
+
+__all__ = ["Legal", "Placement", "legal_actions", "placements", "street_placements"]
