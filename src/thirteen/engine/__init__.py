@@ -26,6 +26,7 @@ from thirteen.engine.evaluate import (
     lowball,
     lowball_batch,
 )
+from thirteen.engine.legal import Legal, legal_actions
 from thirteen.engine.naturals import Natural, check_natural, find_naturals, greedy_setting
 from thirteen.engine.rules import PRESETS, Rules, get_rules
 from thirteen.engine.scoring import (
@@ -48,6 +49,7 @@ __all__ = [
     "Category",
     "DeclaredNatural",
     "IllegalActionError",
+    "Legal",
     "Natural",
     "PairResult",
     "PlayerResult",
@@ -71,6 +73,7 @@ __all__ = [
     "get_rules",
     "greedy_setting",
     "is_foul",
+    "legal_actions",
     "lowball",
     "lowball_batch",
     "parse_card",
