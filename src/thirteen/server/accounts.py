@@ -1,0 +1,257 @@
+"""Accounts: sign-up, login (argon2id, hashed off the event loop), sessions, roles, tickets.
+
+Only digests of secrets are stored: a session cookie's token and a WebSocket ticket are random
+32-byte strings given to the client once; the database keeps their SHA-256. A login always makes
+a new session (no fixation); a password change ends every other session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import time
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from thirteen.engine.errors import RuleError
+from thirteen.server import ledger
+from thirteen.server.db.models import Session, Ticket, User
+from thirteen.server.db.session import Database
+from thirteen.server.settings import Settings
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
+"""3 to 20 letters, digits, ``_``, ``.`` or ``-``, starting with a letter or digit."""
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+TICKET_SECONDS = 30.0
+
+
+class AccountError(RuleError):
+    """A sign-up, login or session problem, with a code and a sentence."""
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_name(name: str) -> str:
+    """The name if it is allowed; an :class:`AccountError` saying what is allowed if not."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise AccountError(
+            "bad_name",
+            "A name has 3 to 20 letters, digits, '_', '.' or '-', and starts with a letter "
+            "or digit.",
+        )
+    return name
+
+
+def check_password(password: str) -> str:
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise AccountError(
+            "bad_password", f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters."
+        )
+    return password
+
+
+@dataclass(frozen=True)
+class Me:
+    """Who a session belongs to."""
+
+    user_id: int
+    name: str
+    role: str
+    csrf_token: str
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+class Accounts:
+    """Account operations on one database; password hashing runs in worker threads."""
+
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.hasher = PasswordHasher(
+            time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib
+        )
+        self._dummy_hash: str | None = None
+
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, hashed: str | None, password: str) -> bool:
+        if hashed is None:  # spend the same time as a real check: names are not probed by timing
+            if self._dummy_hash is None:
+                self._dummy_hash = await self._hash(secrets.token_hex(16))
+            hashed = self._dummy_hash
+            await asyncio.to_thread(self._check, hashed, password)
+            return False
+        return await asyncio.to_thread(self._check, hashed, password)
+
+    def _check(self, hashed: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(hashed, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    async def sign_up(self, name: str, password: str, role: str = "player") -> int:
+        """Open an account with the house's sign-up grant; returns its id."""
+        check_name(name)
+        check_password(password)
+        hashed = await self._hash(password)
+        return await self.create_user(name, hashed, role)
+
+    async def create_user(self, name: str, password_hash: str | None, role: str) -> int:
+        """A user row and its wallet (with the sign-up grant), in one transaction."""
+        check_name(name)
+        try:
+            async with self.db.begin() as s:
+                user = User(
+                    name=name,
+                    name_key=name.lower(),
+                    password_hash=password_hash,
+                    role=role,
+                    created_at=time.time(),
+                )
+                s.add(user)
+                await s.flush()
+                wallet = await ledger.wallet(s, user.id)
+                if self.settings.signup_grant:
+                    await ledger.transfer(
+                        s,
+                        key=f"grant:{user.id}",
+                        debit=await ledger.house(s),
+                        credit=wallet,
+                        amount=self.settings.signup_grant,
+                        reason="grant",
+                        memo="welcome chips",
+                    )
+                return user.id
+        except IntegrityError:
+            raise AccountError("name_taken", f"The name {name!r} is taken.") from None
+
+    async def log_in(self, name: str, password: str) -> tuple[str, Me]:
+        """A new session for ``name``: (cookie token, who). Wrong name or password: one error."""
+        async with self.db.begin() as s:
+            user = await s.scalar(select(User).where(User.name_key == name.lower()))
+        hashed = user.password_hash if user is not None else None
+        if not await self._verify(hashed, password) or user is None:
+            raise AccountError("bad_login", "That name and password do not match an account.")
+        token = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(24)
+        now = time.time()
+        async with self.db.begin() as s:
+            s.add(
+                Session(
+                    token_hash=digest(token),
+                    user_id=user.id,
+                    csrf_token=csrf,
+                    created_at=now,
+                    expires_at=now + self.settings.session_days * 86_400,
+                )
+            )
+        return token, Me(user.id, user.name, user.role, csrf)
+
+    async def who(self, token: str | None) -> Me | None:
+        """The live session behind a cookie's token, or ``None``."""
+        if not token or len(token) > 128:
+            return None
+        async with self.db.begin() as s:
+            row = (
+                await s.execute(
+                    select(Session, User)
+                    .join(User, User.id == Session.user_id)
+                    .where(Session.token_hash == digest(token))
+                )
+            ).first()
+            if row is None:
+                return None
+            session, user = row
+            if session.expires_at < time.time():
+                await s.delete(session)
+                return None
+            return Me(user.id, user.name, user.role, session.csrf_token)
+
+    async def log_out(self, token: str) -> None:
+        async with self.db.begin() as s:
+            await s.execute(delete(Session).where(Session.token_hash == digest(token)))
+
+    async def change_password(self, me: Me, token: str, old: str, new: str) -> None:
+        """Check ``old``, store ``new``, and end every other session of this account."""
+        check_password(new)
+        async with self.db.begin() as s:
+            user = await s.get(User, me.user_id)
+        if user is None or not await self._verify(user.password_hash, old):
+            raise AccountError("bad_login", "The current password is not right.")
+        hashed = await self._hash(new)
+        async with self.db.begin() as s:
+            fresh = await s.get(User, me.user_id)
+            assert fresh is not None
+            fresh.password_hash = hashed
+            await s.execute(
+                delete(Session).where(
+                    Session.user_id == me.user_id, Session.token_hash != digest(token)
+                )
+            )
+
+    async def set_role(self, name: str, role: str) -> None:
+        async with self.db.begin() as s:
+            user = await s.scalar(select(User).where(User.name_key == name.lower()))
+            if user is None:
+                raise AccountError("no_account", f"There is no account called {name!r}.")
+            user.role = role
+
+    async def issue_ticket(self, me: Me) -> str:
+        """A one-time WebSocket ticket, valid for :data:`TICKET_SECONDS`."""
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        async with self.db.begin() as s:
+            await s.execute(delete(Ticket).where(Ticket.expires_at < now))
+            s.add(
+                Ticket(
+                    token_hash=digest(token), user_id=me.user_id, expires_at=now + TICKET_SECONDS
+                )
+            )
+        return token
+
+    async def redeem_ticket(self, token: str) -> Me | None:
+        """Who a ticket was issued to — once: the ticket is gone afterwards."""
+        if not token or len(token) > 128:
+            return None
+        async with self.db.begin() as s:
+            row = (
+                await s.execute(
+                    delete(Ticket)
+                    .where(Ticket.token_hash == digest(token))
+                    .returning(Ticket.user_id, Ticket.expires_at)
+                )
+            ).first()
+            if row is None or row.expires_at < time.time():
+                return None
+            user = await s.get(User, row.user_id)
+            if user is None:
+                return None
+            return Me(user.id, user.name, user.role, "")
+
+
+async def user_by_name(session: AsyncSession, name: str) -> User | None:
+    return await session.scalar(select(User).where(User.name_key == name.lower()))
+
+
+__all__ = [
+    "AccountError",
+    "Accounts",
+    "Me",
+    "check_name",
+    "check_password",
+    "digest",
+    "user_by_name",
+]

@@ -1,0 +1,197 @@
+"""HTTP plumbing shared by every route: errors as ``{"error": {code, message}}``, security
+headers, the origin and CSRF checks, and who is asking."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.responses import Response
+
+from thirteen.engine.errors import RuleError
+from thirteen.server.accounts import Accounts, Me
+from thirteen.server.settings import Settings
+
+log = logging.getLogger("thirteen.server")
+
+SESSION_COOKIE = "thirteen_session"
+CSRF_HEADER = "x-csrf-token"
+UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+STATUS_BY_CODE = {
+    "not_logged_in": 401,
+    "bad_login": 401,
+    "forbidden": 403,
+    "bad_origin": 403,
+    "bad_csrf": 403,
+    "not_found": 404,
+    "no_account": 404,
+    "no_table": 404,
+    "name_taken": 409,
+    "insufficient_chips": 409,
+    "key_reused": 409,
+    "seat_taken": 409,
+    "rate_limited": 429,
+}
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "x-frame-options": "DENY",
+    "cross-origin-opener-policy": "same-origin",
+    "permissions-policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
+class ApiError(RuleError):
+    """A refusal from the HTTP layer (not logged in, wrong origin, no such thing)."""
+
+
+def error_body(code: str, message: str) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message}}
+
+
+def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse(
+        error_body(code, message), status_code=status or STATUS_BY_CODE.get(code, 400)
+    )
+
+
+def _validation_sentence(exc: RequestValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "The request is not valid."
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
+    kind = first.get("type", "")
+    if kind == "missing":
+        return f"The request needs {where!r}." if where else "The request needs a JSON body."
+    if kind == "extra_forbidden":
+        return f"The request has a field {where!r} that is not known here."
+    if kind in ("json_invalid", "model_attributes_type", "dict_type"):
+        return "The request body must be a JSON object."
+    message = str(first.get("msg", "is not valid")).rstrip(".")
+    return f"{where}: {message}." if where else f"{message}."
+
+
+async def _rule_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RuleError)
+    return error_response(exc.code, exc.message)
+
+
+async def _validation_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    return error_response("bad_request", _validation_sentence(exc), 422)
+
+
+async def _http_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    sentences = {
+        404: ("not_found", "There is nothing at this address."),
+        405: ("method_not_allowed", "This address does not take that method."),
+    }
+    code, message = sentences.get(exc.status_code, ("http_error", str(exc.detail)))
+    response = error_response(code, message, exc.status_code)
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+async def _unexpected(_request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error", exc_info=exc)
+    return error_response(
+        "internal", "Something went wrong on our side; nothing was changed. Please try again.", 500
+    )
+
+
+class SecurityHeaders(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        response.headers.setdefault("cache-control", "no-store")
+        return response
+
+
+def install(app: FastAPI) -> None:
+    """Error handlers and security headers for ``app``."""
+    app.add_exception_handler(RuleError, _rule_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)
+    app.add_middleware(SecurityHeaders)
+
+
+# ----------------------------------------------------------------------------- dependencies
+def settings_of(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def accounts_of(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+def check_origin(request: Request) -> None:
+    """A browser's cross-site request is refused: its Origin must be this room's."""
+    origin = request.headers.get("origin")
+    if origin is None or request.method not in UNSAFE_METHODS:
+        return
+    settings = settings_of(request)
+    allowed = settings.public_origin or f"{request.url.scheme}://{request.headers.get('host', '')}"
+    if origin != allowed:
+        raise ApiError("bad_origin", "This request came from another site and was refused.")
+
+
+async def optional_user(request: Request) -> Me | None:
+    return await accounts_of(request).who(request.cookies.get(SESSION_COOKIE))
+
+
+async def current_user(request: Request) -> Me:
+    """The logged-in account; state-changing requests must also carry its CSRF token."""
+    check_origin(request)
+    me = await optional_user(request)
+    if me is None:
+        raise ApiError("not_logged_in", "Log in first.")
+    if request.method in UNSAFE_METHODS and request.headers.get(CSRF_HEADER) != me.csrf_token:
+        raise ApiError("bad_csrf", "This request lacks the page's security token; reload the page.")
+    return me
+
+
+async def current_admin(me: Annotated[Me, Depends(current_user)]) -> Me:
+    if not me.is_admin:
+        raise ApiError("forbidden", "Only an administrator may do that.")
+    return me
+
+
+User = Annotated[Me, Depends(current_user)]
+Admin = Annotated[Me, Depends(current_admin)]
+OriginChecked = Depends(check_origin)
+
+__all__ = [
+    "CSRF_HEADER",
+    "SESSION_COOKIE",
+    "Admin",
+    "ApiError",
+    "OriginChecked",
+    "User",
+    "accounts_of",
+    "check_origin",
+    "current_user",
+    "error_body",
+    "install",
+    "optional_user",
+    "settings_of",
+]

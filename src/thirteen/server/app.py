@@ -1,0 +1,60 @@
+"""The room's FastAPI application: ``create_app(settings)``; the lifespan opens the database
+(applying migrations) and closes it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from starlette.responses import Response
+
+import thirteen
+from thirteen.server import api
+from thirteen.server.accounts import Accounts
+from thirteen.server.db.session import Database, migrate
+from thirteen.server.routes import router
+from thirteen.server.settings import Settings, load_settings
+
+log = logging.getLogger("thirteen.server")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A room serving ``settings`` (from the environment when not given)."""
+    settings = settings or load_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await migrate(settings.database_url)
+        db = Database(settings.database_url)
+        app.state.db = db
+        app.state.accounts = Accounts(db, settings)
+        log.info("room open")
+        try:
+            yield
+        finally:
+            await db.close()
+            log.info("room closed")
+
+    app = FastAPI(
+        title="Thirteen card room",
+        version=thirteen.__version__,
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.registry = CollectorRegistry()
+    api.install(app)
+    app.include_router(router)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(generate_latest(app.state.registry), media_type=CONTENT_TYPE_LATEST)
+
+    return app
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,1 @@
+"""The room's database: SQLAlchemy models, Alembic migrations and session helpers."""

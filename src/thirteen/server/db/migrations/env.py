@@ -1,0 +1,34 @@
+"""Alembic's environment: run the migrations on the URL the room passes in (async engines)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+from thirteen.server.db.models import Base
+from thirteen.server.db.session import make_engine
+
+
+def _run(connection: Connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=Base.metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def _online(url: str) -> None:
+    engine = make_engine(url)
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(_run)
+            await connection.commit()
+    finally:
+        await engine.dispose()
+
+
+asyncio.run(_online(context.config.attributes["database_url"]))

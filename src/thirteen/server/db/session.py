@@ -1,0 +1,104 @@
+"""Connecting to the database: the engine, sessions, and migrations applied on start.
+
+SQLite runs with WAL, foreign keys and a busy timeout; PostgreSQL through asyncpg. Migrations
+are Alembic's, shipped inside the package, and run in a worker thread (Alembic's async env
+starts its own event loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine for ``url``; for SQLite, the file's folder is created if need be."""
+    parsed = make_url(url)
+    if is_sqlite(url):
+        database = parsed.database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, connect_args={"timeout": 10})
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def alembic_config(url: str) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["database_url"] = url
+    return config
+
+
+def migrate_sync(url: str, revision: str = "head") -> None:
+    """Bring the database at ``url`` to ``revision`` (blocking; not on an event loop)."""
+    if is_sqlite(url):
+        database = make_url(url).database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+    command.upgrade(alembic_config(url), revision)
+
+
+async def migrate(url: str) -> None:
+    """Apply every migration, from an event loop (Alembic runs in a thread with its own)."""
+    await asyncio.to_thread(migrate_sync, url)
+
+
+class Database:
+    """The engine and a session factory. ``async with db.begin() as s`` is one transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncSession]:
+        """One transaction: committed when the block ends, rolled back if it raises."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    async def ping(self) -> bool:
+        """Whether the database answers a trivial query."""
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+        except Exception:
+            return False
+        return True
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+__all__ = ["Database", "is_sqlite", "make_engine", "migrate", "migrate_sync"]

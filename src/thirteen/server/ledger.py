@@ -1,0 +1,207 @@
+"""The chip ledger: double-entry, integer, immutable transfers with idempotency keys.
+
+Every movement of chips is one :class:`Transfer` from a debit account to a credit account; its
+``key`` names the business fact it records (``grant:7``, ``buy-in:…``, ``hand:…:seat:2``), so
+writing it again — a retry after a crash, a resent request — finds the first one and moves
+nothing. An account's balance is the sum of its transfers; the cached ``balance`` column exists
+so that one conditional ``UPDATE`` can refuse an overdraft under concurrency, and
+:func:`audit` proves it equal to the transfers.
+
+The house is the only account that may go below zero: its balance is minus everything it has
+issued, so all balances together always sum to zero.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from thirteen.engine.errors import RuleError
+from thirteen.server.db.models import LedgerAccount, Transfer
+
+HOUSE = "house"
+
+
+def wallet_name(user_id: int) -> str:
+    return f"wallet:{user_id}"
+
+
+class LedgerError(RuleError):
+    """A transfer that cannot happen (not enough chips, a key reused for another movement)."""
+
+
+async def account(
+    session: AsyncSession, name: str, kind: str, user_id: int | None = None
+) -> LedgerAccount:
+    """The ledger account called ``name``, opened (empty) if it does not exist yet."""
+    found = await session.scalar(select(LedgerAccount).where(LedgerAccount.name == name))
+    if found is not None:
+        return found
+    opened = LedgerAccount(name=name, kind=kind, user_id=user_id, balance=0, created_at=time.time())
+    session.add(opened)
+    await session.flush()
+    return opened
+
+
+async def house(session: AsyncSession) -> LedgerAccount:
+    return await account(session, HOUSE, "house")
+
+
+async def wallet(session: AsyncSession, user_id: int) -> LedgerAccount:
+    return await account(session, wallet_name(user_id), "wallet", user_id)
+
+
+async def transfer(
+    session: AsyncSession,
+    *,
+    key: str,
+    debit: LedgerAccount,
+    credit: LedgerAccount,
+    amount: int,
+    reason: str,
+    memo: str = "",
+) -> Transfer:
+    """Move ``amount`` chips from ``debit`` to ``credit`` in the caller's transaction.
+
+    The same ``key`` again returns the first transfer and moves nothing (a different movement
+    under a used key is refused). Raises :class:`LedgerError` ``insufficient_chips`` when
+    ``debit`` (not the house) holds less than ``amount``.
+    """
+    if amount <= 0:
+        raise LedgerError("bad_amount", "A transfer moves a positive whole number of chips.")
+    if debit.id == credit.id:
+        raise LedgerError("bad_transfer", "A transfer moves chips between two accounts.")
+    existing = await session.scalar(select(Transfer).where(Transfer.key == key))
+    if existing is not None:
+        same = (existing.debit_id, existing.credit_id, existing.amount) == (
+            debit.id,
+            credit.id,
+            amount,
+        )
+        if not same:
+            raise LedgerError("key_reused", f"The transfer {key!r} was already made differently.")
+        return existing
+    # Lock the two rows in id order (no deadlock between two opposite transfers).
+    for acc in sorted((debit, credit), key=lambda a: a.id):
+        if acc is debit:
+            taken = await session.execute(
+                update(LedgerAccount)
+                .where(
+                    LedgerAccount.id == debit.id,
+                    (LedgerAccount.kind == "house") | (LedgerAccount.balance >= amount),
+                )
+                .values(balance=LedgerAccount.balance - amount)
+                .execution_options(synchronize_session=False)
+            )
+            if taken.rowcount != 1:  # type: ignore[attr-defined]
+                raise LedgerError(
+                    "insufficient_chips", f"There are not {amount:,} chips to move from there."
+                )
+        else:
+            await session.execute(
+                update(LedgerAccount)
+                .where(LedgerAccount.id == credit.id)
+                .values(balance=LedgerAccount.balance + amount)
+                .execution_options(synchronize_session=False)
+            )
+    made = Transfer(
+        key=key,
+        debit_id=debit.id,
+        credit_id=credit.id,
+        amount=amount,
+        reason=reason,
+        memo=memo,
+        created_at=time.time(),
+    )
+    session.add(made)
+    await session.flush()
+    await session.refresh(debit)
+    await session.refresh(credit)
+    return made
+
+
+async def balance(session: AsyncSession, account_id: int) -> int:
+    """What the transfers say ``account_id`` holds (not the cache)."""
+    credited = await session.scalar(
+        select(func.coalesce(func.sum(Transfer.amount), 0)).where(Transfer.credit_id == account_id)
+    )
+    debited = await session.scalar(
+        select(func.coalesce(func.sum(Transfer.amount), 0)).where(Transfer.debit_id == account_id)
+    )
+    return int(credited or 0) - int(debited or 0)
+
+
+@dataclass(frozen=True)
+class LedgerTotals:
+    accounts: int
+    transfers: int
+    issued: int
+    """What the house has put into circulation (minus its balance)."""
+    held: int
+    """What every other account holds together."""
+
+
+async def ledger_audit(session: AsyncSession) -> tuple[LedgerTotals, list[str]]:
+    """Check the ledger: cached balances equal the transfers, no overdraft but the house's,
+    and what the accounts hold equals what the house issued. Returns totals and problems."""
+    problems: list[str] = []
+    credits = dict(
+        (
+            await session.execute(
+                select(Transfer.credit_id, func.sum(Transfer.amount)).group_by(Transfer.credit_id)
+            )
+        ).all()
+    )
+    debits = dict(
+        (
+            await session.execute(
+                select(Transfer.debit_id, func.sum(Transfer.amount)).group_by(Transfer.debit_id)
+            )
+        ).all()
+    )
+    accounts = (await session.scalars(select(LedgerAccount).order_by(LedgerAccount.id))).all()
+    issued = held = 0
+    known = set()
+    for acc in accounts:
+        known.add(acc.id)
+        derived = int(credits.get(acc.id, 0)) - int(debits.get(acc.id, 0))
+        if derived != acc.balance:
+            problems.append(
+                f"account {acc.name}: cached balance {acc.balance} but transfers say {derived}"
+            )
+        if acc.kind == "house":
+            issued -= derived
+        else:
+            held += derived
+            if derived < 0:
+                problems.append(f"account {acc.name} is overdrawn: {derived}")
+    for ident in (set(credits) | set(debits)) - known:
+        problems.append(f"transfers name account id {ident}, which does not exist")
+    if issued != held:
+        problems.append(f"the house issued {issued} chips but accounts hold {held}")
+    bad = await session.scalar(
+        select(func.count()).where(
+            (Transfer.amount <= 0) | (Transfer.debit_id == Transfer.credit_id)
+        )
+    )
+    if bad:
+        problems.append(f"{bad} transfers do not move a positive amount between two accounts")
+    count = await session.scalar(select(func.count()).select_from(Transfer))
+    return LedgerTotals(len(accounts), int(count or 0), issued, held), problems
+
+
+__all__ = [
+    "HOUSE",
+    "LedgerError",
+    "LedgerTotals",
+    "account",
+    "balance",
+    "house",
+    "ledger_audit",
+    "transfer",
+    "wallet",
+    "wallet_name",
+]

@@ -1,0 +1,192 @@
+"""The JSON API over HTTP: accounts, sessions, the wallet, WebSocket tickets, health."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import or_, select
+
+from thirteen.server import ledger
+from thirteen.server.accounts import Accounts, Me
+from thirteen.server.api import (
+    SESSION_COOKIE,
+    OriginChecked,
+    User,
+    accounts_of,
+    settings_of,
+)
+from thirteen.server.db.models import LedgerAccount, Transfer
+
+router = APIRouter()
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(Strict):
+    name: str = Field(max_length=64, description="3 to 20 letters, digits, '_', '.' or '-'.")
+    password: str = Field(max_length=256, description="8 to 128 characters.")
+
+
+class PasswordChange(Strict):
+    old_password: str = Field(max_length=256)
+    new_password: str = Field(max_length=256)
+
+
+class Account(BaseModel):
+    name: str
+    role: str
+    csrf_token: str = Field(description="Send it as X-CSRF-Token on every state-changing request.")
+    balance: int = Field(description="Chips in the wallet.")
+
+
+class LedgerLine(BaseModel):
+    id: int
+    at: float
+    amount: int = Field(description="Chips in (positive) or out (negative) of the wallet.")
+    reason: str
+    memo: str
+
+
+class Wallet(BaseModel):
+    balance: int
+    transfers: list[LedgerLine]
+
+
+class TicketOut(BaseModel):
+    ticket: str = Field(description="Give it once to the WebSocket within 30 seconds.")
+
+
+class Health(BaseModel):
+    status: str
+
+
+AccountsDep = Annotated[Accounts, Depends(accounts_of)]
+
+
+async def _wallet_balance(request: Request, user_id: int) -> int:
+    async with request.app.state.db.begin() as s:
+        return (await ledger.wallet(s, user_id)).balance
+
+
+def _set_cookie(request: Request, response: Response, token: str) -> None:
+    settings = settings_of(request)
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=settings.session_days * 86_400,
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookies,
+        path="/",
+    )
+
+
+async def _account(request: Request, me: Me) -> Account:
+    return Account(
+        name=me.name,
+        role=me.role,
+        csrf_token=me.csrf_token,
+        balance=await _wallet_balance(request, me.user_id),
+    )
+
+
+@router.post("/api/accounts", status_code=201, dependencies=[OriginChecked])
+async def sign_up(
+    body: Credentials, request: Request, response: Response, accounts: AccountsDep
+) -> Account:
+    """Open an account (with the house's welcome chips) and log in."""
+    await accounts.sign_up(body.name, body.password)
+    token, me = await accounts.log_in(body.name, body.password)
+    _set_cookie(request, response, token)
+    return await _account(request, me)
+
+
+@router.post("/api/session", dependencies=[OriginChecked])
+async def log_in(
+    body: Credentials, request: Request, response: Response, accounts: AccountsDep
+) -> Account:
+    """Log in: a new session every time (an old cookie is never promoted)."""
+    old = request.cookies.get(SESSION_COOKIE)
+    token, me = await accounts.log_in(body.name, body.password)
+    if old:
+        await accounts.log_out(old)
+    _set_cookie(request, response, token)
+    return await _account(request, me)
+
+
+@router.delete("/api/session", status_code=204)
+async def log_out(me: User, request: Request, response: Response, accounts: AccountsDep) -> None:
+    """Log out this session."""
+    await accounts.log_out(request.cookies.get(SESSION_COOKIE, ""))
+    response.delete_cookie(SESSION_COOKIE, path="/")
+
+
+@router.get("/api/me")
+async def who_am_i(me: User, request: Request) -> Account:
+    """The logged-in account, its CSRF token and its wallet balance."""
+    return await _account(request, me)
+
+
+@router.post("/api/password", status_code=204)
+async def change_password(
+    body: PasswordChange, me: User, request: Request, accounts: AccountsDep
+) -> None:
+    """Change the password; every other session of the account ends."""
+    await accounts.change_password(
+        me, request.cookies.get(SESSION_COOKIE, ""), body.old_password, body.new_password
+    )
+
+
+@router.get("/api/wallet")
+async def wallet(me: User, request: Request, limit: int = 100) -> Wallet:
+    """The wallet's balance and its most recent transfers, newest first."""
+    limit = max(1, min(limit, 500))
+    async with request.app.state.db.begin() as s:
+        account: LedgerAccount = await ledger.wallet(s, me.user_id)
+        rows = (
+            await s.scalars(
+                select(Transfer)
+                .where(or_(Transfer.debit_id == account.id, Transfer.credit_id == account.id))
+                .order_by(Transfer.id.desc())
+                .limit(limit)
+            )
+        ).all()
+    lines = [
+        LedgerLine(
+            id=t.id,
+            at=t.created_at,
+            amount=t.amount if t.credit_id == account.id else -t.amount,
+            reason=t.reason,
+            memo=t.memo,
+        )
+        for t in rows
+    ]
+    return Wallet(balance=account.balance, transfers=lines)
+
+
+@router.post("/api/tickets")
+async def ticket(me: User, accounts: AccountsDep) -> TicketOut:
+    """A one-time ticket that authenticates a WebSocket."""
+    return TicketOut(ticket=await accounts.issue_ticket(me))
+
+
+@router.get("/healthz")
+async def healthz() -> Health:
+    """The process is alive."""
+    return Health(status="ok")
+
+
+@router.get("/readyz", responses={503: {"model": Health}})
+async def readyz(request: Request, response: Response) -> Health:
+    """The database answers."""
+    if await request.app.state.db.ping():
+        return Health(status="ready")
+    response.status_code = 503
+    return Health(status="database unreachable")
+
+
+__all__ = ["router"]

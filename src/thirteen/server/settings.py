@@ -1,0 +1,54 @@
+"""The room's settings, from ``THIRTEEN_*`` environment variables (pydantic-settings).
+
+Secrets come from the environment only, never from the repository; a missing signing key is
+generated into the data folder on first start so ``make run`` works on a fresh machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything an operator sets. Each field is the variable ``THIRTEEN_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="THIRTEEN_", extra="ignore", frozen=True)
+
+    database_url: str = Field(
+        default="sqlite+aiosqlite:///var/thirteen.db",
+        description="SQLAlchemy URL: sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB.",
+    )
+    data_dir: Path = Field(
+        default=Path("var"), description="Where the room keeps files (SQLite, its signing key)."
+    )
+    public_origin: str = Field(
+        default="",
+        description="The origin browsers use, e.g. https://cards.example.com; empty accepts the "
+        "request's own host (fine on loopback).",
+    )
+    secure_cookies: bool = Field(
+        default=False, description="Mark cookies Secure (set this when served over TLS)."
+    )
+    session_days: int = Field(default=30, ge=1, le=365, description="How long a login lasts.")
+    signup_grant: int = Field(
+        default=10_000, ge=0, description="Play-money chips the house gives each new account."
+    )
+    argon2_time_cost: int = Field(default=3, ge=1, le=10, description="argon2id passes.")
+    argon2_memory_kib: int = Field(
+        default=65_536, ge=8, le=1_048_576, description="argon2id memory per hash, KiB."
+    )
+    log_level: Literal["debug", "info", "warning", "error"] = Field(
+        default="info", description="Least important log line written."
+    )
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment, with ``overrides`` (tests, the CLI's own options) on top."""
+    return Settings(**overrides)  # type: ignore[arg-type]
+
+
+__all__ = ["Settings", "load_settings"]

@@ -1,0 +1,165 @@
+"""Accounts over real HTTP: sign-up, login, logout, password change, sessions and CSRF."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from thirteen.server.api import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE
+
+
+def sign_up(client: httpx.Client, name: str = "ann", password: str = "correct horse") -> dict:
+    r = client.post("/api/accounts", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_sign_up_logs_in_with_welcome_chips(client: httpx.Client) -> None:
+    account = sign_up(client)
+    assert account["name"] == "ann"
+    assert account["role"] == "player"
+    assert account["balance"] == 10_000
+    cookie = client.cookies.get(SESSION_COOKIE)
+    assert cookie
+    me = client.get("/api/me").json()
+    assert me["name"] == "ann"
+    assert me["balance"] == 10_000
+    wallet = client.get("/api/wallet").json()
+    assert wallet["balance"] == 10_000
+    assert [(t["amount"], t["reason"]) for t in wallet["transfers"]] == [(10_000, "grant")]
+
+
+def test_session_cookie_is_httponly_and_lax(client: httpx.Client) -> None:
+    r = client.post("/api/accounts", json={"name": "bob", "password": "12345678"})
+    header = r.headers["set-cookie"].lower()
+    assert "httponly" in header
+    assert "samesite=lax" in header
+    assert "path=/" in header
+
+
+def test_security_headers_on_every_response(client: httpx.Client) -> None:
+    for path in ("/healthz", "/api/me", "/nowhere"):
+        r = client.get(path)
+        for name, value in SECURITY_HEADERS.items():
+            assert r.headers[name] == value, (path, name)
+    assert "frame-ancestors 'none'" in SECURITY_HEADERS["content-security-policy"]
+    assert "'unsafe-inline'" not in SECURITY_HEADERS["content-security-policy"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"name": "a", "password": "12345678"}, "bad_name"),
+        ({"name": "<script>", "password": "12345678"}, "bad_name"),
+        ({"name": "ann", "password": "short"}, "bad_password"),
+        ({"name": "ann"}, "bad_request"),
+        ({"name": "ann", "password": "12345678", "role": "admin"}, "bad_request"),
+        ({"name": ["ann"], "password": "12345678"}, "bad_request"),
+    ],
+)
+def test_bad_sign_ups_are_refused_with_a_sentence(
+    client: httpx.Client, body: dict, code: str
+) -> None:
+    r = client.post("/api/accounts", json=body)
+    assert 400 <= r.status_code < 500
+    error = r.json()["error"]
+    assert error["code"] == code
+    assert error["message"].endswith(".")
+    assert SESSION_COOKIE not in client.cookies
+
+
+def test_names_are_unique_whatever_their_case(client: httpx.Client) -> None:
+    sign_up(client, "Ann")
+    client.cookies.clear()
+    r = client.post("/api/accounts", json={"name": "ANN", "password": "12345678"})
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "name_taken"
+
+
+def test_login_logout_and_a_new_session_each_time(client: httpx.Client) -> None:
+    sign_up(client)
+    first = client.cookies.get(SESSION_COOKIE)
+    client.cookies.clear()
+    bad = client.post("/api/session", json={"name": "ann", "password": "wrong password"})
+    assert bad.status_code == 401
+    unknown = client.post("/api/session", json={"name": "nobody", "password": "wrong password"})
+    assert unknown.json() == bad.json()  # the same answer: names cannot be probed
+    client.cookies.set(SESSION_COOKIE, first, domain="127.0.0.1")
+    r = client.post("/api/session", json={"name": "ANN", "password": "correct horse"})
+    assert r.status_code == 200
+    second = client.cookies.get(SESSION_COOKIE)
+    assert second
+    assert second != first
+    # the cookie the browser had before logging in no longer works (no session fixation)
+    with httpx.Client(base_url=client.base_url, cookies={SESSION_COOKIE: first}) as old:
+        assert old.get("/api/me").status_code == 401
+    csrf = r.json()["csrf_token"]
+    assert client.delete("/api/session", headers={CSRF_HEADER: csrf}).status_code == 204
+    assert client.get("/api/me").status_code == 401
+
+
+def test_state_changes_need_the_csrf_token_and_our_origin(client: httpx.Client) -> None:
+    account = sign_up(client)
+    body = {"old_password": "correct horse", "new_password": "battery staple"}
+    r = client.post("/api/password", json=body)
+    assert r.status_code == 403
+    assert r.json()["error"]["code"] == "bad_csrf"
+    evil = {CSRF_HEADER: account["csrf_token"], "origin": "https://evil.example"}
+    r = client.post("/api/password", json=body, headers=evil)
+    assert r.status_code == 403
+    assert r.json()["error"]["code"] == "bad_origin"
+    r = client.post(
+        "/api/accounts",
+        json={"name": "eve", "password": "12345678"},
+        headers={"origin": "https://evil.example"},
+    )
+    assert r.json()["error"]["code"] == "bad_origin"
+    ours = {CSRF_HEADER: account["csrf_token"], "origin": str(client.base_url).rstrip("/")}
+    assert client.post("/api/password", json=body, headers=ours).status_code == 204
+
+
+def test_password_change_ends_other_sessions(client: httpx.Client, room: str) -> None:
+    account = sign_up(client)
+    with httpx.Client(base_url=room) as other:
+        login = other.post("/api/session", json={"name": "ann", "password": "correct horse"})
+        assert login.status_code == 200
+        body = {"old_password": "wrong one!", "new_password": "battery staple"}
+        r = client.post("/api/password", json=body, headers={CSRF_HEADER: account["csrf_token"]})
+        assert r.status_code == 401
+        body["old_password"] = "correct horse"
+        r = client.post("/api/password", json=body, headers={CSRF_HEADER: account["csrf_token"]})
+        assert r.status_code == 204
+        assert other.get("/api/me").status_code == 401
+    assert client.get("/api/me").status_code == 200
+    client.cookies.clear()
+    old = client.post("/api/session", json={"name": "ann", "password": "correct horse"})
+    assert old.status_code == 401
+    new = client.post("/api/session", json={"name": "ann", "password": "battery staple"})
+    assert new.status_code == 200
+
+
+def test_tickets_are_for_logged_in_accounts(client: httpx.Client) -> None:
+    assert client.post("/api/tickets").status_code == 401
+    account = sign_up(client)
+    r = client.post("/api/tickets", headers={CSRF_HEADER: account["csrf_token"]})
+    assert r.status_code == 200
+    assert len(r.json()["ticket"]) >= 32
+
+
+def test_health_and_readiness(client: httpx.Client) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready"}
+    assert client.get("/metrics").status_code == 200
+
+
+def test_unknown_paths_and_methods_answer_in_json(client: httpx.Client) -> None:
+    r = client.get("/api/nothing-here")
+    assert r.status_code == 404
+    assert r.json()["error"]["code"] == "not_found"
+    r = client.put("/api/me")
+    assert r.status_code == 405
+    r = client.post(
+        "/api/accounts", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 422
+    assert r.json()["error"]["code"] == "bad_request"

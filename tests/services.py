@@ -1,0 +1,161 @@
+"""Real services for the server tests: a throwaway PostgreSQL cluster, a Redis server, and the
+room itself under uvicorn on free loopback ports.
+
+Without the binaries a test that needs them is skipped — unless ``THIRTEEN_REQUIRE_SERVICES=1``
+(CI), where a missing service fails the run instead of hiding it.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi import FastAPI
+
+REQUIRED = os.environ.get("THIRTEEN_REQUIRE_SERVICES") == "1"
+
+
+def missing(what: str) -> None:
+    """Skip (or, in CI, fail) a test whose service is not installed."""
+    if REQUIRED:
+        pytest.fail(f"{what} is required (THIRTEEN_REQUIRE_SERVICES=1) but not installed")
+    pytest.skip(f"{what} is not installed")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+class Postgres:
+    """A PostgreSQL cluster in a temporary folder, owned by a non-root user when we are root."""
+
+    def __init__(self) -> None:
+        bindir = _pg_bin()
+        if bindir is None:
+            missing("PostgreSQL (initdb, pg_ctl)")
+        assert bindir is not None
+        self.bindir = bindir
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="thirteen-pg-"))
+        self.data = self.root / "data"
+        self.user: str | None = None
+        if os.geteuid() == 0:
+            self.user = "postgres"
+            try:
+                entry = pwd.getpwnam(self.user)
+            except KeyError:
+                subprocess.run(["useradd", "--system", self.user], check=True)
+                entry = pwd.getpwnam(self.user)
+            os.chown(self.root, entry.pw_uid, entry.pw_gid)
+        self._run("initdb", "-D", str(self.data), "-U", "thirteen", "--auth=trust", "-E", "UTF8")
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "start",
+        )
+        self.counter = 0
+
+    def _run(self, tool: str, *args: str) -> None:
+        command = [str(self.bindir / tool), *args]
+        if self.user:
+            command = ["runuser", "-u", self.user, "--", *command]
+        subprocess.run(command, check=True, capture_output=True)
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql+asyncpg://thirteen@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A fresh, empty database; its URL."""
+        self.counter += 1
+        name = f"t{self.counter}"
+        subprocess.run(
+            [
+                str(self.bindir / "psql"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                "thirteen",
+                "-d",
+                "postgres",
+                "-q",
+                "-c",
+                f"CREATE DATABASE {name}",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        return self.url(name)
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn that says when it has started (tests wait on that, never on a clock)."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ready = threading.Event()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.ready.set()
+
+
+@contextmanager
+def serve_in_thread(app: FastAPI) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on a free loopback port in a thread; yields its base URL."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = _Server(
+        uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio")
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.ready.wait(0.05):
+        if not thread.is_alive():
+            raise RuntimeError("the room did not start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
