@@ -38,6 +38,10 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         data_dir=tmp_path,
         argon2_memory_kib=8192,
         argon2_time_cost=1,
+        default_tables=False,
+        bot_delay=0,
+        bot_budget=0.02,
+        admins="boss",
     )
 
 

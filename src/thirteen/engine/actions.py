@@ -53,6 +53,15 @@ class SitIn:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TopUp:
+    """Add ``amount`` to the stack between hands, up to the table's maximum buy-in."""
+
+    seat: int
+    amount: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
 class StartHand:
     """The dealer's chance step: a new deal with this deck (see :mod:`thirteen.engine.deck`)."""
 
@@ -114,6 +123,7 @@ Action = (
     | Leave
     | SitOut
     | SitIn
+    | TopUp
     | StartHand
     | SetHand
     | Place
@@ -127,6 +137,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "leave": Leave,
     "sit_out": SitOut,
     "sit_in": SitIn,
+    "top_up": TopUp,
     "start_hand": StartHand,
     "set_hand": SetHand,
     "place": Place,
@@ -181,7 +192,7 @@ def action_from_json(data: Any) -> Action:
         value = data[name]
         if name in _CARD_FIELDS:
             values[name] = tuple(cards_from_json(value, f"{kind} {name}"))
-        elif name == "seat" or name == "stack":
+        elif name in ("seat", "stack", "amount"):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _bad(f"{name} must be a whole number.")
             values[name] = value

@@ -33,6 +33,13 @@ class PlayerLeft:
 
 
 @dataclass(frozen=True)
+class PlayerToppedUp:
+    seat: int
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True)
 class PlayerSatOut:
     seat: int
     reason: str  # "asked", "timed out", "no chips"
@@ -149,6 +156,7 @@ Event = (
     | PlayerLeft
     | PlayerSatOut
     | PlayerSatIn
+    | PlayerToppedUp
     | HandStarted
     | CardsDealt
     | TurnStarted

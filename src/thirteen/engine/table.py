@@ -38,6 +38,7 @@ from thirteen.engine.actions import (
     StartHand,
     Surrender,
     Timeout,
+    TopUp,
 )
 from thirteen.engine.autoplay import auto_action
 from thirteen.engine.cards import Card, card_name, format_cards
@@ -59,6 +60,7 @@ from thirteen.engine.events import (
     PlayerSat,
     PlayerSatIn,
     PlayerSatOut,
+    PlayerToppedUp,
     TimedOut,
     TurnStarted,
 )
@@ -153,6 +155,24 @@ def _leave(state: TableState, now: float, action: Action) -> tuple[TableState, l
         ]
     new = _with_seat(state, action.seat, None)
     return new, [PlayerLeft(action.seat, s.player, s.stack, "asked")]
+
+
+def _top_up(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
+    assert isinstance(action, TopUp)
+    s = _occupied(state, action.seat)
+    if is_in_hand(state, action.seat):
+        raise _illegal("in_hand", "Top up between hands, once this hand is over.")
+    cap = state.config.max_buy_in
+    if isinstance(action.amount, bool) or action.amount < 1 or s.stack + action.amount > cap:
+        room = max(0, cap - s.stack)
+        raise _illegal(
+            "bad_top_up",
+            f"You may add 1 to {room} chips (the table's maximum is {cap}), not {action.amount}.",
+        )
+    stack = s.stack + action.amount
+    return _with_seat(state, action.seat, replace(s, stack=stack)), [
+        PlayerToppedUp(action.seat, action.amount, stack)
+    ]
 
 
 def _sit_out(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -617,6 +637,7 @@ _HANDLERS: dict[type, Handler] = {
     Leave: _leave,
     SitOut: _sit_out,
     SitIn: _sit_in,
+    TopUp: _top_up,
     StartHand: _start_hand,
     SetHand: _set_hand,
     DeclareNatural: _declare_natural,

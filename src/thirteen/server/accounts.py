@@ -24,7 +24,7 @@ from thirteen.engine.errors import RuleError
 from thirteen.server import ledger
 from thirteen.server.db.models import Session, Ticket, User
 from thirteen.server.db.session import Database
-from thirteen.server.settings import Settings
+from thirteen.server.settings import Settings, admin_names
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
 """3 to 20 letters, digits, ``_``, ``.`` or ``-``, starting with a letter or digit."""
@@ -107,6 +107,8 @@ class Accounts:
         check_name(name)
         check_password(password)
         hashed = await self._hash(password)
+        if role == "player" and name.lower() in admin_names(self.settings):
+            role = "admin"
         return await self.create_user(name, hashed, role)
 
     async def create_user(self, name: str, password_hash: str | None, role: str) -> int:

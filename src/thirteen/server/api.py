@@ -15,6 +15,7 @@ from starlette.responses import Response
 
 from thirteen.engine.errors import RuleError
 from thirteen.server.accounts import Accounts, Me
+from thirteen.server.db.session import Database
 from thirteen.server.settings import Settings
 
 log = logging.getLogger("thirteen.server")
@@ -139,6 +140,11 @@ def settings_of(request: Request) -> Settings:
     return settings
 
 
+def db_of(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
 def accounts_of(request: Request) -> Accounts:
     accounts: Accounts = request.app.state.accounts
     return accounts
@@ -190,6 +196,7 @@ __all__ = [
     "accounts_of",
     "check_origin",
     "current_user",
+    "db_of",
     "error_body",
     "install",
     "optional_user",

@@ -8,14 +8,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
 import thirteen
-from thirteen.server import api
+from thirteen.server import api, histories, lobby, routes, ws
 from thirteen.server.accounts import Accounts
 from thirteen.server.db.session import Database, migrate
-from thirteen.server.routes import router
+from thirteen.server.metrics import Metrics
+from thirteen.server.room import Room
 from thirteen.server.settings import Settings, load_settings
 
 log = logging.getLogger("thirteen.server")
@@ -31,10 +32,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db = Database(settings.database_url)
         app.state.db = db
         app.state.accounts = Accounts(db, settings)
+        app.state.room = Room(db, settings, app.state.accounts, app.state.metrics)
+        await app.state.room.open()
         log.info("room open")
         try:
             yield
         finally:
+            await app.state.room.close()
             await db.close()
             log.info("room closed")
 
@@ -46,13 +50,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.state.registry = CollectorRegistry()
+    app.state.metrics = Metrics()
     api.install(app)
-    app.include_router(router)
+    for module in (routes, lobby, histories, ws):
+        app.include_router(module.router)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
-        return Response(generate_latest(app.state.registry), media_type=CONTENT_TYPE_LATEST)
+        registry = app.state.metrics.registry
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
 
     return app
 

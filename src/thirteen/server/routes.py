@@ -15,6 +15,7 @@ from thirteen.server.api import (
     OriginChecked,
     User,
     accounts_of,
+    db_of,
     settings_of,
 )
 from thirteen.server.db.models import LedgerAccount, Transfer
@@ -68,7 +69,7 @@ AccountsDep = Annotated[Accounts, Depends(accounts_of)]
 
 
 async def _wallet_balance(request: Request, user_id: int) -> int:
-    async with request.app.state.db.begin() as s:
+    async with db_of(request).begin() as s:
         return (await ledger.wallet(s, user_id)).balance
 
 
@@ -145,7 +146,7 @@ async def change_password(
 async def wallet(me: User, request: Request, limit: int = 100) -> Wallet:
     """The wallet's balance and its most recent transfers, newest first."""
     limit = max(1, min(limit, 500))
-    async with request.app.state.db.begin() as s:
+    async with db_of(request).begin() as s:
         account: LedgerAccount = await ledger.wallet(s, me.user_id)
         rows = (
             await s.scalars(
@@ -183,7 +184,7 @@ async def healthz() -> Health:
 @router.get("/readyz", responses={503: {"model": Health}})
 async def readyz(request: Request, response: Response) -> Health:
     """The database answers."""
-    if await request.app.state.db.ping():
+    if await db_of(request).ping():
         return Health(status="ready")
     response.status_code = 503
     return Health(status="database unreachable")

@@ -41,9 +41,30 @@ class Settings(BaseSettings):
     argon2_memory_kib: int = Field(
         default=65_536, ge=8, le=1_048_576, description="argon2id memory per hash, KiB."
     )
+    admins: str = Field(
+        default="",
+        description="Comma-separated account names that are administrators (from sign-up on).",
+    )
+    default_tables: bool = Field(
+        default=True,
+        description="Open a table of every preset, with bots playing, in a room that has none.",
+    )
+    bot_budget: float = Field(
+        default=0.5, gt=0, le=30, description="Seconds a bot may think about one decision."
+    )
+    bot_delay: float = Field(
+        default=1.0,
+        ge=0,
+        le=30,
+        description="Seconds a bot waits before it acts, so people can follow its play.",
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", description="Least important log line written."
     )
+
+
+def admin_names(settings: Settings) -> set[str]:
+    return {n.strip().lower() for n in settings.admins.split(",") if n.strip()}
 
 
 def load_settings(**overrides: object) -> Settings:
@@ -51,4 +72,4 @@ def load_settings(**overrides: object) -> Settings:
     return Settings(**overrides)  # type: ignore[arg-type]
 
 
-__all__ = ["Settings", "load_settings"]
+__all__ = ["Settings", "admin_names", "load_settings"]

@@ -14,6 +14,8 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -105,6 +107,135 @@ class Ticket(Base):
     expires_at: Mapped[float] = mapped_column(Float)
 
 
+class GameTable(Base):
+    """A table an admin opened: its rules (the engine's full settings), stakes and seats.
+
+    ``snapshot`` is the engine's table between hands (written when a hand settles); with the
+    journal entries after ``snapshot_state_id`` it rebuilds the live table after a restart.
+    """
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    preset: Mapped[str] = mapped_column(String(48))
+    rules: Mapped[str] = mapped_column(Text)
+    """The engine's ``Rules.to_dict()`` as JSON."""
+    seats: Mapped[int] = mapped_column(Integer)
+    unit: Mapped[int] = mapped_column(BigInteger)
+    """Chips one point is worth."""
+    min_buy_in: Mapped[int] = mapped_column(BigInteger)
+    max_buy_in: Mapped[int] = mapped_column(BigInteger)
+    bots: Mapped[int] = mapped_column(Integer, default=0)
+    bot_level: Mapped[str] = mapped_column(String(16), default="strong")
+    practice: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    created_at: Mapped[float] = mapped_column(Float)
+    snapshot: Mapped[str] = mapped_column(Text)
+    snapshot_state_id: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'closing', 'closed')", name="table_status"),
+    )
+
+
+class Sitting(Base):
+    """A seat taken by an account, from buy-in to leaving; its chips sit in its own escrow."""
+
+    __tablename__ = "sittings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    escrow_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"), unique=True)
+    opened_at: Mapped[float] = mapped_column(Float)
+    closed_at: Mapped[float | None] = mapped_column(Float)
+
+    __table_args__ = (
+        Index(
+            "sittings_one_per_seat",
+            "table_id",
+            "seat",
+            unique=True,
+            sqlite_where=text("closed_at IS NULL"),
+            postgresql_where=text("closed_at IS NULL"),
+        ),
+        Index(
+            "sittings_one_seat_per_account",
+            "table_id",
+            "user_id",
+            unique=True,
+            sqlite_where=text("closed_at IS NULL"),
+            postgresql_where=text("closed_at IS NULL"),
+        ),
+    )
+
+
+class JournalEntry(Base):
+    """One accepted action at a table, written before anyone hears of it.
+
+    ``state_id`` is the table's state id after the action; ``client_id`` the id the client gave
+    the action (a resend finds the first answer).
+    """
+
+    __tablename__ = "journal"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    state_id: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    client_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        UniqueConstraint("table_id", "state_id", name="journal_state"),
+        Index(
+            "journal_client_id",
+            "table_id",
+            "user_id",
+            "client_id",
+            unique=True,
+            sqlite_where=text("client_id IS NOT NULL"),
+            postgresql_where=text("client_id IS NOT NULL"),
+        ),
+    )
+
+
+class Hand(Base):
+    """A hand dealt at a table: playing, then settled once (or voided, nothing having moved)."""
+
+    __tablename__ = "hands"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    commitment: Mapped[str] = mapped_column(String(128))
+    start_state_id: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float)
+    history: Mapped[str | None] = mapped_column(Text)
+    """The full history (deck opened) as JSON, once the hand is over."""
+
+    __table_args__ = (
+        UniqueConstraint("table_id", "number", name="hand_number"),
+        CheckConstraint("status IN ('playing', 'settled', 'voided')", name="hand_status"),
+    )
+
+
+class HandSeat(Base):
+    """An account's part in a hand: its seat and what it won or lost (for its hand list)."""
+
+    __tablename__ = "hand_seats"
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    delta: Mapped[int | None] = mapped_column(BigInteger)
+
+
 class Meta(Base):
     """Small facts about this database (its signing key's id, when it was created)."""
 
@@ -114,4 +245,17 @@ class Meta(Base):
     value: Mapped[str] = mapped_column(Text)
 
 
-__all__ = ["Base", "LedgerAccount", "Meta", "Session", "Ticket", "Transfer", "User"]
+__all__ = [
+    "Base",
+    "GameTable",
+    "Hand",
+    "HandSeat",
+    "JournalEntry",
+    "LedgerAccount",
+    "Meta",
+    "Session",
+    "Sitting",
+    "Ticket",
+    "Transfer",
+    "User",
+]

@@ -1,0 +1,131 @@
+"""Hand histories: a player's list of hands and their own copy of each (only the cards they
+saw opened); admins get everything."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel
+from sqlalchemy import select
+
+from thirteen.engine.history import history_from_json, history_to_text, redact_history
+from thirteen.server.api import Admin, ApiError, User, db_of
+from thirteen.server.db.models import GameTable, Hand, HandSeat
+
+router = APIRouter()
+
+
+class HandLine(BaseModel):
+    id: int
+    table: str
+    preset: str
+    number: int
+    seat: int
+    result: int | None
+    status: str
+    started_at: float
+    finished_at: float | None
+
+
+@router.get("/api/hands")
+async def my_hands(me: User, request: Request, limit: int = 50) -> list[HandLine]:
+    """The account's recent hands, newest first, with what each won or lost."""
+    limit = max(1, min(limit, 500))
+    async with db_of(request).begin() as s:
+        rows = (
+            await s.execute(
+                select(Hand, HandSeat, GameTable)
+                .join(HandSeat, HandSeat.hand_id == Hand.id)
+                .join(GameTable, GameTable.id == Hand.table_id)
+                .where(HandSeat.user_id == me.user_id)
+                .order_by(Hand.id.desc())
+                .limit(limit)
+            )
+        ).all()
+    return [
+        HandLine(
+            id=hand.id,
+            table=table.name,
+            preset=table.preset,
+            number=hand.number,
+            seat=part.seat,
+            result=part.delta,
+            status=hand.status,
+            started_at=hand.started_at,
+            finished_at=hand.finished_at,
+        )
+        for hand, part, table in rows
+    ]
+
+
+async def _finished_hand(request: Request, hand_id: int) -> Hand:
+    async with db_of(request).begin() as s:
+        hand = await s.get(Hand, hand_id)
+    if hand is None or hand.history is None:
+        raise ApiError("not_found", f"There is no finished hand {hand_id}.")
+    return hand
+
+
+@router.get("/api/hands/{hand_id}", response_model=None)
+async def my_hand(
+    hand_id: int, me: User, request: Request, format: str = "json"
+) -> dict[str, Any] | PlainTextResponse:
+    """Your copy of a finished hand: only the cards you saw are opened (``format=text`` too)."""
+    hand = await _finished_hand(request, hand_id)
+    async with db_of(request).begin() as s:
+        seat = await s.scalar(
+            select(HandSeat.seat).where(HandSeat.hand_id == hand_id, HandSeat.user_id == me.user_id)
+        )
+    if seat is None:
+        raise ApiError("not_found", f"You did not play hand {hand_id}.")
+    copy = redact_history(history_from_json(json.loads(hand.history or "{}")), seat)
+    if format == "text":
+        return PlainTextResponse(history_to_text(copy))
+    return copy
+
+
+class TableHand(BaseModel):
+    id: int
+    number: int
+    status: str
+    commitment: str
+    started_at: float
+    finished_at: float | None
+
+
+@router.get("/api/admin/tables/{table_id}/hands")
+async def table_hands(table_id: int, _admin: Admin, request: Request) -> list[TableHand]:
+    """Every hand dealt at a table, oldest first (admins)."""
+    async with db_of(request).begin() as s:
+        hands = (
+            await s.scalars(select(Hand).where(Hand.table_id == table_id).order_by(Hand.number))
+        ).all()
+    return [
+        TableHand(
+            id=h.id,
+            number=h.number,
+            status=h.status,
+            commitment=h.commitment,
+            started_at=h.started_at,
+            finished_at=h.finished_at,
+        )
+        for h in hands
+    ]
+
+
+@router.get("/api/admin/hands/{hand_id}", response_model=None)
+async def full_hand(
+    hand_id: int, _admin: Admin, request: Request, format: str = "json"
+) -> dict[str, Any] | PlainTextResponse:
+    """The whole history of a finished hand, deck opened (admins)."""
+    hand = await _finished_hand(request, hand_id)
+    data: dict[str, Any] = json.loads(hand.history or "{}")
+    if format == "text":
+        return PlainTextResponse(history_to_text(data))
+    return data
+
+
+__all__ = ["router"]

@@ -1,0 +1,104 @@
+"""The lobby over HTTP: the table list (live over ``/ws/lobby``), and admins opening and
+closing tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from thirteen.server.api import Admin
+from thirteen.server.room import Room, TableSpec
+
+router = APIRouter()
+
+
+class TableCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    preset: str = Field(max_length=48, description="A preset such as chinese-2-4 or ofc-pineapple.")
+    name: str = Field(default="", max_length=64)
+    rules: dict[str, Any] = Field(
+        default_factory=dict, description="Any setting the engine accepts, over the preset's."
+    )
+    unit: int = Field(default=1, ge=1, le=1_000_000, description="Chips one point is worth.")
+    seats: int | None = Field(default=None, ge=2, le=4)
+    min_buy_in: int | None = Field(default=None, ge=1, le=10**12)
+    max_buy_in: int | None = Field(default=None, ge=1, le=10**12)
+    bots: int = Field(default=0, ge=0, le=4)
+    bot_level: str = Field(default="strong", max_length=16)
+    practice: bool = False
+
+
+class TableOut(BaseModel):
+    id: int
+    name: str
+    preset: str
+    game: str
+    scoring: str
+    unit: int
+    min_buy_in: int
+    max_buy_in: int
+    seats: int
+    taken: int
+    free: int
+    players: list[str]
+    bots: int
+    bot_level: str
+    practice: bool
+    status: str
+    hands_per_hour: int
+    timers: dict[str, float]
+
+
+class Lobby(BaseModel):
+    server_time: float
+    tables: list[TableOut]
+
+
+def _room(request: Request) -> Room:
+    room: Room = request.app.state.room
+    return room
+
+
+@router.get("/api/tables")
+async def list_tables(request: Request, game: str | None = None, free: bool = False) -> Lobby:
+    """Every open table; ``game`` filters by game (``chinese`` or ``ofc``) or preset."""
+    frame = _room(request).lobby_frame()
+    tables = [TableOut(**t) for t in frame["tables"]]
+    if game:
+        key = game.strip().lower()
+        tables = [t for t in tables if key in (t.game, t.preset)]
+    if free:
+        tables = [t for t in tables if t.free > 0]
+    return Lobby(server_time=frame["server_time"], tables=tables)
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: TableCreate, request: Request, _admin: Admin) -> TableOut:
+    """Open a table (admins): any preset with any rule the engine accepts, and bots."""
+    owner = await _room(request).create_table(
+        TableSpec(
+            preset=body.preset,
+            name=body.name,
+            overrides=body.rules,
+            unit=body.unit,
+            seats=body.seats,
+            min_buy_in=body.min_buy_in,
+            max_buy_in=body.max_buy_in,
+            bots=body.bots,
+            bot_level=body.bot_level,
+            practice=body.practice,
+        )
+    )
+    return TableOut(**owner.lobby_entry())
+
+
+@router.delete("/api/tables/{table_id}", status_code=202)
+async def close_table(table_id: int, request: Request, _admin: Admin) -> None:
+    """Close a table (admins): the hand in play finishes, then everyone leaves with their chips."""
+    await _room(request).close_table(table_id)
+
+
+__all__ = ["router"]

@@ -1,0 +1,32 @@
+"""The room's Prometheus metrics, in a registry of its own (one per app, so tests can run
+several rooms in one process)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.tables_open = Gauge(
+            "thirteen_tables_open", "Tables open for play.", registry=self.registry
+        )
+        self.hands = Counter(
+            "thirteen_hands", "Hands settled, by preset.", ["preset"], registry=self.registry
+        )
+        self.ws_connections = Gauge(
+            "thirteen_ws_connections", "Open WebSocket connections.", registry=self.registry
+        )
+        self.ws_watching = Gauge(
+            "thirteen_ws_watching", "Sockets watching a table.", registry=self.registry
+        )
+        self.action_seconds = Histogram(
+            "thirteen_action_seconds",
+            "From an action's arrival at its table to the last watcher's frame queued.",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+            registry=self.registry,
+        )
+
+
+__all__ = ["Metrics"]

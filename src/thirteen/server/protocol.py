@@ -1,0 +1,135 @@
+"""The table protocol: JSON messages over a WebSocket, in one place (see docs/protocol.md).
+
+A client sends ``action`` (with its own ``id`` and the ``state_id`` it decided on), ``resync``
+(``since`` a state id) or ``ping``. The room sends ``snapshot``, ``update``, ``ack``, ``error``,
+``pong`` and ``closing``. Every frame about the table carries its ``state_id``; every error the
+engine's ``code`` and a sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from thirteen.engine.errors import RuleError
+
+VERSION = 1
+MAX_FRAME_BYTES = 8 * 1024
+"""A larger frame gets an error and the socket is closed."""
+BURST = 20
+"""Messages a socket may send at once; it earns this many back each second."""
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+SEAT_ACTIONS = {"set_hand", "place", "declare_natural", "surrender"}
+"""Decisions in a hand: they must be decided on the current decision (``state_id``)."""
+TABLE_ACTIONS = {"sit", "leave", "sit_out", "sit_in", "top_up"}
+"""Seat management: the seat comes from who is asking (``sit`` names the seat it wants)."""
+CLIENT_ACTIONS = SEAT_ACTIONS | TABLE_ACTIONS
+
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_GOING_AWAY = 1001
+CLOSE_SLOW = 4008
+"""The socket did not read its frames fast enough; reconnect and resync."""
+
+
+class ProtocolError(RuleError):
+    """A message the room cannot take, with a code and a sentence."""
+
+
+@dataclass(frozen=True)
+class ActionMessage:
+    id: str
+    state_id: int | None
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ResyncMessage:
+    since: int
+
+
+@dataclass(frozen=True)
+class PingMessage:
+    pass
+
+
+Message = ActionMessage | ResyncMessage | PingMessage
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise ProtocolError("bad_message", f"{what} must be a whole number from 0 up.")
+    return value
+
+
+def parse_message(text: str | bytes) -> Message:
+    """A client message from its frame; :class:`ProtocolError` says what is wrong."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_message", "Messages must be UTF-8 JSON text.") from None
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+        raise ProtocolError("too_big", f"A message may hold at most {MAX_FRAME_BYTES} bytes.")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_message", "A message must be one JSON object.") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "A message must be one JSON object.")
+    kind = data.get("type")
+    if kind == "ping":
+        return PingMessage()
+    if kind == "resync":
+        return ResyncMessage(_whole(data.get("since"), "since"))
+    if kind != "action":
+        raise ProtocolError("bad_message", 'A message\'s "type" is "action", "resync" or "ping".')
+    ident = data.get("id")
+    if not isinstance(ident, str) or not ID_PATTERN.fullmatch(ident):
+        raise ProtocolError(
+            "bad_message", 'An action needs an "id" of 1 to 64 letters, digits or "_.:-".'
+        )
+    state_id = data.get("state_id")
+    if state_id is not None:
+        state_id = _whole(state_id, "state_id")
+    action = data.get("action")
+    if not isinstance(action, dict) or action.get("type") not in CLIENT_ACTIONS:
+        raise ProtocolError(
+            "bad_action",
+            'An action\'s "action" is an object whose type is one of '
+            f"{', '.join(sorted(CLIENT_ACTIONS))}.",
+        )
+    if action["type"] in SEAT_ACTIONS and state_id is None:
+        raise ProtocolError("bad_message", 'A decision needs the "state_id" it was decided on.')
+    return ActionMessage(ident, state_id, action)
+
+
+def error_frame(code: str, message: str, ident: str | None = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ident is not None:
+        frame["id"] = ident
+    return frame
+
+
+__all__ = [
+    "BURST",
+    "CLIENT_ACTIONS",
+    "CLOSE_GOING_AWAY",
+    "CLOSE_POLICY",
+    "CLOSE_SLOW",
+    "CLOSE_TOO_BIG",
+    "MAX_FRAME_BYTES",
+    "SEAT_ACTIONS",
+    "TABLE_ACTIONS",
+    "VERSION",
+    "ActionMessage",
+    "Message",
+    "PingMessage",
+    "ProtocolError",
+    "ResyncMessage",
+    "error_frame",
+    "parse_message",
+]

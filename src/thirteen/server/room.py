@@ -1,0 +1,204 @@
+"""The room: every live table's owner, the lobby's watchers, and opening and closing tables.
+
+On start every table that was open is rebuilt from the database (a crash loses nothing anyone
+was told); a fresh room with no tables opens one of every preset with bots already playing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from thirteen.bots.registry import LEVELS
+from thirteen.engine.errors import RuleError
+from thirteen.engine.history import snapshot_to_json
+from thirteen.engine.rules import PRESETS, get_rules
+from thirteen.engine.state import new_table
+from thirteen.server import ledger
+from thirteen.server.accounts import Accounts, user_by_name
+from thirteen.server.db.models import GameTable
+from thirteen.server.db.session import Database
+from thirteen.server.metrics import Metrics
+from thirteen.server.settings import Settings
+from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
+
+log = logging.getLogger("thirteen.server.room")
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What an admin asks for when opening a table."""
+
+    preset: str
+    name: str = ""
+    overrides: dict[str, Any] = field(default_factory=dict)
+    unit: int = 1
+    seats: int | None = None
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+    bots: int = 0
+    bot_level: str = "strong"
+    practice: bool = False
+
+
+class Room:
+    def __init__(self, db: Database, settings: Settings, accounts: Accounts, metrics: Metrics):
+        self.db = db
+        self.settings = settings
+        self.accounts = accounts
+        self.metrics = metrics
+        self.owners: dict[int, TableOwner] = {}
+        self.lobby: set[Watcher] = set()
+        self.accepting = True
+
+    async def open(self) -> None:
+        """Rebuild every open table from the database; open the default tables in a new room."""
+        async with self.db.begin() as s:
+            rows = (await s.scalars(select(GameTable).where(GameTable.status != "closed"))).all()
+            any_table = await s.scalar(select(GameTable.id).limit(1))
+        for row in rows:
+            owner = await load_owner(
+                self.db,
+                row,
+                metrics=self.metrics,
+                bot_budget=self.settings.bot_budget,
+                bot_delay=self.settings.bot_delay,
+                on_change=self._changed,
+            )
+            self._start(owner)
+        if any_table is None and self.settings.default_tables:
+            for preset, rules in PRESETS.items():
+                bots = max(2, rules.max_players - 1)
+                await self.create_table(
+                    TableSpec(preset=preset, name=f"{preset} ({bots} bots)", bots=bots, unit=1)
+                )
+
+    def _start(self, owner: TableOwner) -> None:
+        self.owners[owner.id] = owner
+        owner.start()
+        self.metrics.tables_open.set(
+            sum(1 for o in self.owners.values() if o.settings.status == "open")
+        )
+
+    async def close(self) -> None:
+        """Stop every table (what was accepted is written) and say goodbye to every socket."""
+        self.accepting = False
+        await asyncio.gather(*(owner.stop() for owner in self.owners.values()))
+        for watcher in {*self.lobby, *(w for o in self.owners.values() for w in o.watchers)}:
+            watcher.offer(
+                {"type": "closing", "message": "The room is restarting; reconnect in a moment."}
+            )
+            watcher.close()
+
+    async def create_table(self, spec: TableSpec) -> TableOwner:
+        """Open a table (any preset with any setting the engine accepts), seating its bots."""
+        if spec.bot_level not in LEVELS:
+            raise RuleError("bad_table", f"Bots are {', '.join(LEVELS)}, not {spec.bot_level!r}.")
+        if spec.unit < 1:
+            raise RuleError("bad_table", "A point must be worth at least one chip.")
+        rules = get_rules(spec.preset, spec.overrides)
+        seats = spec.seats or rules.max_players
+        min_buy_in = spec.min_buy_in or 50 * spec.unit
+        max_buy_in = spec.max_buy_in or 200 * spec.unit
+        state = new_table(
+            rules, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, point_value=spec.unit
+        )
+        if not 0 <= spec.bots <= seats:
+            raise RuleError("bad_table", f"A table of {seats} seats holds 0 to {seats} bots.")
+        name = (spec.name or f"{rules.name} table").strip()[:64]
+        async with self.db.begin() as s:
+            row = GameTable(
+                name=name,
+                preset=rules.name,
+                rules=json.dumps(rules.to_dict()),
+                seats=seats,
+                unit=spec.unit,
+                min_buy_in=min_buy_in,
+                max_buy_in=max_buy_in,
+                bots=spec.bots,
+                bot_level=spec.bot_level,
+                practice=spec.practice,
+                status="open",
+                created_at=time.time(),
+                snapshot=json.dumps(snapshot_to_json(state)),
+                snapshot_state_id=0,
+            )
+            s.add(row)
+            await s.flush()
+        owner = await load_owner(
+            self.db,
+            row,
+            metrics=self.metrics,
+            bot_budget=self.settings.bot_budget,
+            bot_delay=self.settings.bot_delay,
+            on_change=self._changed,
+        )
+        self._start(owner)
+        for seat in range(spec.bots):
+            await self._seat_bot(owner, seat)
+        self._changed(owner)
+        return owner
+
+    async def _seat_bot(self, owner: TableOwner, seat: int) -> None:
+        name = f"bot-{owner.id}-{seat}"
+        async with self.db.begin() as s:
+            user = await user_by_name(s, name)
+        user_id = (
+            user.id if user is not None else await self.accounts.create_user(name, None, "bot")
+        )
+        amount = owner.settings.max_buy_in
+        async with self.db.begin() as s:
+            wallet = await ledger.wallet(s, user_id)
+            if wallet.balance < amount:
+                await ledger.transfer(
+                    s,
+                    key=f"bot-refill:{user_id}:{secrets.token_hex(8)}",
+                    debit=await ledger.house(s),
+                    credit=wallet,
+                    amount=amount - wallet.balance,
+                    reason="grant",
+                    memo="bot stake",
+                )
+        answer = await owner.submit(
+            Request(
+                "action",
+                user_id=user_id,
+                name=name,
+                client_id=f"seat-bot-{seat}",
+                payload={"type": "sit", "seat": seat, "buy_in": amount},
+            )
+        )
+        if answer.get("type") != "ack":
+            log.warning("table %s: bot could not sit in seat %s: %s", owner.id, seat, answer)
+
+    async def close_table(self, table_id: int) -> None:
+        owner = self.owners.get(table_id)
+        if owner is None or owner.settings.status == "closed":
+            raise RuleError("no_table", f"There is no open table {table_id}.")
+        await owner.submit(Request("close"))
+
+    def lobby_frame(self) -> dict[str, Any]:
+        tables = [o.lobby_entry() for o in self.owners.values() if o.settings.status != "closed"]
+        return {"type": "lobby", "server_time": time.time(), "tables": tables}
+
+    def _changed(self, _owner: TableOwner) -> None:
+        self.metrics.tables_open.set(
+            sum(1 for o in self.owners.values() if o.settings.status == "open")
+        )
+        if not self.lobby:
+            return
+        frame = self.lobby_frame()
+        for watcher in list(self.lobby):
+            watcher.offer(frame)
+            if watcher.dropped:
+                self.lobby.discard(watcher)
+
+
+__all__ = ["Room", "TableSpec"]

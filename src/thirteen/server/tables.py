@@ -1,0 +1,893 @@
+"""Live tables: one owner task per table, the only writer of its state.
+
+Everything that touches a table — a player's decision, a timeout, a bot's move, a buy-in, a
+top-up, leaving, the next deal — goes through the owner's queue and the engine's ``apply``, one
+at a time. An accepted action is journaled (and its chips moved) in one database transaction
+**before** anyone hears of it; a hand settles in the same transaction as the action that ended
+it, keyed by the hand, so a retry can never pay twice. Each watcher then gets a frame built from
+``view(state, its seat)`` and the events redacted for that seat, and nothing else.
+
+After a crash the table is rebuilt from the database alone: the snapshot written when the last
+hand settled plus the journal after it (:func:`load_owner`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import select, update
+
+from thirteen.bots.base import Bot
+from thirteen.bots.registry import make_bot
+from thirteen.engine.actions import (
+    Action,
+    Leave,
+    SitIn,
+    StartHand,
+    Timeout,
+    TopUp,
+    action_from_json,
+    action_to_json,
+)
+from thirteen.engine.deck import fresh_deal
+from thirteen.engine.errors import RuleError
+from thirteen.engine.events import (
+    Event,
+    HandSettled,
+    HandStarted,
+    PlayerLeft,
+    PlayerSat,
+    PlayerToppedUp,
+    event_to_json,
+    redact,
+)
+from thirteen.engine.history import (
+    HandHistory,
+    begin_history,
+    history_to_json,
+    record,
+    snapshot_from_json,
+    snapshot_to_json,
+)
+from thirteen.engine.legal import legal_actions
+from thirteen.engine.rules import Rules
+from thirteen.engine.state import Phase, TableState, deciders, next_deadline
+from thirteen.engine.table import apply
+from thirteen.engine.views import view, view_to_json
+from thirteen.server import ledger
+from thirteen.server.db.models import (
+    GameTable,
+    Hand,
+    HandSeat,
+    JournalEntry,
+    LedgerAccount,
+    Sitting,
+    User,
+)
+from thirteen.server.db.session import Database
+from thirteen.server.metrics import Metrics
+from thirteen.server.protocol import SEAT_ACTIONS, ProtocolError, error_frame
+
+log = logging.getLogger("thirteen.server.tables")
+
+OUTBOX_FRAMES = 256
+"""Frames a socket may have waiting; a socket that falls this far behind is dropped."""
+RECENT_EVENTS = 512
+"""Accepted actions whose events a reconnecting client can be sent again."""
+REMEMBERED_ANSWERS = 4096
+
+
+def now() -> float:
+    return time.time()
+
+
+class Watcher:
+    """A socket watching a table: who it is, and the frames waiting to be written to it."""
+
+    def __init__(self, user_id: int | None, name: str | None) -> None:
+        self.user_id = user_id
+        self.name = name
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX_FRAMES)
+        self.dropped = False
+        self.closing: tuple[int, str] | None = None
+        """Why the writer closes the socket, when it was asked to (not when it fell behind)."""
+
+    def close(self) -> None:
+        """Ask the socket's writer to finish (after what is already queued)."""
+        self.close_with(1001, "Goodbye.")
+
+    def close_with(self, code: int, reason: str) -> None:
+        """Finish after what is queued, closing the socket with ``code`` and ``reason``."""
+        if not self.dropped:
+            self.dropped = True
+            self.closing = (code, reason)
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+    def offer(self, frame: dict[str, Any]) -> None:
+        """Queue ``frame``; a socket that does not keep up is dropped, never waited for."""
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.dropped = True
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(None)
+
+
+@dataclass
+class Seated:
+    """Who sits in a seat, and where their chips are."""
+
+    sitting_id: int
+    user_id: int
+    name: str
+    escrow_id: int
+    is_bot: bool
+
+
+@dataclass
+class Request:
+    """Something for the owner to do, with a future for its answer."""
+
+    kind: str  # "action", "bot", "attach", "detach", "resync", "close", "stop"
+    watcher: Watcher | None = None
+    user_id: int | None = None
+    name: str | None = None
+    client_id: str | None = None
+    state_id: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+    action: Action | None = None
+    since: int | None = None
+    reply: asyncio.Future[dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """A table's settings as the lobby and a snapshot show them."""
+
+    id: int
+    name: str
+    preset: str
+    unit: int
+    min_buy_in: int
+    max_buy_in: int
+    seats: int
+    bots: int
+    bot_level: str
+    practice: bool
+    status: str
+
+    def to_json(self, rules: Rules) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "preset": self.preset,
+            "game": rules.game,
+            "scoring": rules.scoring,
+            "unit": self.unit,
+            "min_buy_in": self.min_buy_in,
+            "max_buy_in": self.max_buy_in,
+            "seats": self.seats,
+            "bots": self.bots,
+            "bot_level": self.bot_level,
+            "practice": self.practice,
+            "status": self.status,
+            "rules": rules.to_dict(),
+        }
+
+
+BotFactory = Callable[[str, Rules], Bot]
+
+
+class TableOwner:
+    """The one task that owns a table's state."""
+
+    def __init__(
+        self,
+        db: Database,
+        settings: TableSettings,
+        state: TableState,
+        seated: dict[int, Seated],
+        *,
+        metrics: Metrics,
+        bot_budget: float,
+        bot_delay: float,
+        on_change: Callable[[TableOwner], None] | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.state = state
+        self.seated = seated
+        self.metrics = metrics
+        self.bot_budget = bot_budget
+        self.bot_delay = bot_delay
+        self.on_change = on_change
+        self.queue: asyncio.Queue[Request] = asyncio.Queue()
+        self.watchers: set[Watcher] = set()
+        self.recent: deque[tuple[int, tuple[Event, ...]]] = deque(maxlen=RECENT_EVENTS)
+        self.answers: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+        self.decision_since: dict[int, int] = {}
+        self.history: HandHistory | None = None
+        self.hand_id: int | None = None
+        self.bots: dict[int, Bot] = {}
+        self.thinking: dict[int, asyncio.Task[None]] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.hands_done: deque[float] = deque(maxlen=1000)
+        self._stalled_until = 0.0
+        self._keys = self._decision_keys(state)
+        self._pending_hand_id: int | None = None
+        self._snapshot_state_id = 0
+        self._replaying = False
+
+    @property
+    def id(self) -> int:
+        return self.settings.id
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    # ------------------------------------------------------------------ running
+    def start(self) -> None:
+        for seat, who in self.seated.items():
+            if who.is_bot:
+                self.bots[seat] = make_bot(self.settings.bot_level, self.rules)
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        self._schedule_bots()
+
+    async def stop(self) -> None:
+        """Stop taking requests; what was accepted is already written."""
+        for task in self.thinking.values():
+            task.cancel()
+        if self.task is not None:
+            await self.queue.put(Request("stop"))
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def submit(self, request: Request) -> dict[str, Any]:
+        """Hand ``request`` to the owner and wait for its answer."""
+        loop = asyncio.get_running_loop()
+        request.reply = loop.create_future()
+        await self.queue.put(request)
+        return await request.reply
+
+    async def _run(self) -> None:
+        while True:
+            due = next_deadline(self.state)
+            timeout = None
+            if due is not None:
+                timeout = max(0.0, max(due[0], self._stalled_until) - now())
+            try:
+                request = await asyncio.wait_for(self.queue.get(), timeout)
+            except TimeoutError:
+                assert due is not None
+                await self._on_due(*due)
+                continue
+            if request.kind == "stop":
+                self._answer(request, {"type": "stopped"})
+                return
+            try:
+                await self._handle(request)
+            except Exception:  # the table must go on whatever one request did
+                log.exception("table %s: request %s failed", self.id, request.kind)
+                self._answer(
+                    request,
+                    error_frame(
+                        "internal",
+                        "Something went wrong on our side; nothing was changed.",
+                        request.client_id,
+                    ),
+                )
+
+    def _answer(self, request: Request, frame: dict[str, Any]) -> None:
+        if request.reply is not None and not request.reply.done():
+            request.reply.set_result(frame)
+
+    async def _on_due(self, when: float, what: str, seat: int | None) -> None:
+        at = max(now(), when)  # a timer may wake a hair early; the engine's clock must not
+        action: Action
+        if what == "deal":
+            if self.settings.status != "open":
+                await self._close_seats()
+                return
+            action = StartHand(deal=fresh_deal(), at=at)
+        else:
+            assert seat is not None
+            action = Timeout(seat=seat, at=at)
+        try:
+            await self._accept(action)
+        except RuleError as e:  # a deadline the engine does not agree with: try again soon
+            log.warning("table %s: %s refused: %s", self.id, what, e)
+            self._stalled_until = at + 1.0
+
+    # ------------------------------------------------------------------ requests
+    async def _handle(self, request: Request) -> None:
+        if request.kind == "attach":
+            assert request.watcher is not None
+            self.watchers.add(request.watcher)
+            self.metrics.ws_watching.inc()
+            request.watcher.offer(self._snapshot(request.watcher, request.since))
+            self._answer(request, {"type": "attached"})
+        elif request.kind == "detach":
+            if request.watcher in self.watchers:
+                assert request.watcher is not None
+                self.watchers.discard(request.watcher)
+                self.metrics.ws_watching.dec()
+            self._answer(request, {"type": "detached"})
+        elif request.kind == "resync":
+            assert request.watcher is not None
+            request.watcher.offer(self._snapshot(request.watcher, request.since))
+            self._answer(request, {"type": "resynced"})
+        elif request.kind == "action":
+            self._answer(request, await self._client_action(request))
+        elif request.kind == "bot":
+            await self._bot_action(request)
+            self._answer(request, {"type": "done"})
+        elif request.kind == "close":
+            self.settings = replace(self.settings, status="closing")
+            await self._set_status("closing")
+            if self.state.phase != Phase.PLAYING:
+                await self._close_seats()
+            self._answer(request, {"type": "closing"})
+        else:
+            self._answer(request, error_frame("bad_request", "Unknown request."))
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        for seat, who in self.seated.items():
+            if who.user_id == user_id:
+                return seat
+        return None
+
+    async def _client_action(self, request: Request) -> dict[str, Any]:
+        user_id, client_id = request.user_id, request.client_id
+        assert user_id is not None
+        assert client_id is not None
+        key = (user_id, client_id)
+        if key in self.answers:
+            self.answers.move_to_end(key)
+            return self.answers[key]
+        done = await self._journaled_answer(user_id, client_id)
+        if done is not None:
+            return done
+        try:
+            action = self._action_for(request)
+            await self._accept(action, user_id=user_id, client_id=client_id, request=request)
+            answer = {"type": "ack", "id": client_id, "state_id": self.state.state_id}
+        except RuleError as e:
+            answer = error_frame(e.code, e.message, client_id)
+            if e.code == "stale" and request.watcher is not None:
+                request.watcher.offer(self._snapshot(request.watcher, None))
+        self.answers[key] = answer
+        if len(self.answers) > REMEMBERED_ANSWERS:
+            self.answers.popitem(last=False)
+        return answer
+
+    async def _journaled_answer(self, user_id: int, client_id: str) -> dict[str, Any] | None:
+        """The answer to an action id that was accepted before a restart, if any."""
+        async with self.db.begin() as s:
+            state_id = await s.scalar(
+                select(JournalEntry.state_id).where(
+                    JournalEntry.table_id == self.id,
+                    JournalEntry.user_id == user_id,
+                    JournalEntry.client_id == client_id,
+                )
+            )
+        if state_id is None:
+            return None
+        return {"type": "ack", "id": client_id, "state_id": state_id}
+
+    def _action_for(self, request: Request) -> Action:
+        """The engine action a client asked for, with its seat and the server's time."""
+        data = dict(request.payload)
+        kind = data.get("type")
+        seat = self.seat_of(request.user_id)
+        if kind == "sit":
+            if seat is not None:
+                raise ProtocolError("already_seated", "You already have a seat at this table.")
+            if set(data) - {"type", "seat", "buy_in"}:
+                raise ProtocolError("bad_action", 'A "sit" action has "seat" and "buy_in".')
+            data = {"type": "sit", "seat": data.get("seat"), "stack": data.get("buy_in")}
+            data["player"] = self._name_of(request)
+        else:
+            if seat is None:
+                raise ProtocolError("not_seated", "Take a seat first.")
+            if "seat" in data or "at" in data:
+                raise ProtocolError("bad_action", "The room fills in the seat and the time.")
+            data["seat"] = seat
+        missing = [f for f in ("seat", "stack") if f in data and data[f] is None]
+        if missing:
+            raise ProtocolError("bad_action", f'A "sit" action needs "{missing[0]}".')
+        action = action_from_json(data)
+        if kind in SEAT_ACTIONS:
+            self._check_fresh(seat, request.state_id)
+        return replace(action, at=now())
+
+    def _name_of(self, request: Request) -> str:
+        if request.name:
+            return request.name
+        raise ProtocolError("not_logged_in", "Log in to take a seat.")
+
+    def _check_fresh(self, seat: int | None, state_id: int | None) -> None:
+        """A decision must be made on the decision now pending (not an earlier one)."""
+        if seat is None or state_id is None:
+            return
+        since = self.decision_since.get(seat)
+        if since is None:  # nothing pending: the engine says why in its own words
+            return
+        if not since <= state_id <= self.state.state_id:
+            raise ProtocolError(
+                "stale",
+                "The table moved on since you decided; here is where it stands now.",
+            )
+
+    async def _bot_action(self, request: Request) -> None:
+        assert request.action is not None
+        seat = request.action.seat if hasattr(request.action, "seat") else None
+        try:
+            self._check_fresh(seat, request.state_id)
+            await self._accept(replace(request.action, at=now()))
+        except RuleError as e:
+            log.info("table %s: bot in seat %s refused: %s", self.id, seat, e)
+
+    # ------------------------------------------------------------------ accepting
+    async def _accept(
+        self,
+        action: Action,
+        *,
+        user_id: int | None = None,
+        client_id: str | None = None,
+        request: Request | None = None,
+    ) -> None:
+        """Apply, journal (moving chips in the same transaction), then tell everyone."""
+        started = time.perf_counter()
+        before = self.state
+        new, events = apply(before, action)
+        await self._commit(before, new, action, events, user_id, client_id)
+        self.state = new
+        self._track(before, new, action, events)
+        self.recent.append((new.state_id, events))
+        self._broadcast(events)
+        self.metrics.action_seconds.observe(time.perf_counter() - started)
+        self._schedule_bots()
+        if any(isinstance(e, HandSettled) for e in events) and self.bots:
+            await self._refill_bots()
+        if self.on_change is not None and any(
+            isinstance(e, PlayerSat | PlayerLeft | HandStarted | HandSettled) for e in events
+        ):
+            self.on_change(self)
+
+    async def _commit(
+        self,
+        before: TableState,
+        new: TableState,
+        action: Action,
+        events: tuple[Event, ...],
+        user_id: int | None,
+        client_id: str | None,
+    ) -> None:
+        at = now()
+        async with self.db.begin() as s:
+            s.add(
+                JournalEntry(
+                    table_id=self.id,
+                    state_id=new.state_id,
+                    action=json.dumps(action_to_json(action), separators=(",", ":")),
+                    user_id=user_id,
+                    client_id=client_id,
+                    created_at=at,
+                )
+            )
+            pending: dict[int, Seated] = {}
+            for event in events:
+                if isinstance(event, PlayerSat):
+                    assert user_id is not None
+                    pending[event.seat] = await self._buy_in(s, event, user_id, new.state_id)
+                elif isinstance(event, PlayerToppedUp):
+                    who = self.seated[event.seat]
+                    await ledger.transfer(
+                        s,
+                        key=f"top-up:t{self.id}:j{new.state_id}",
+                        debit=await ledger.wallet(s, who.user_id),
+                        credit=await self._escrow(s, who),
+                        amount=event.amount,
+                        reason="top-up",
+                        memo=f"{self.settings.name}, seat {event.seat}",
+                    )
+                elif isinstance(event, HandStarted):
+                    hand = Hand(
+                        table_id=self.id,
+                        number=event.number,
+                        status="playing",
+                        commitment=event.commitment,
+                        start_state_id=new.state_id,
+                        started_at=at,
+                    )
+                    s.add(hand)
+                    await s.flush()
+                    self._pending_hand_id = hand.id
+                    for seat in event.seats:
+                        s.add(
+                            HandSeat(hand_id=hand.id, seat=seat, user_id=self.seated[seat].user_id)
+                        )
+                elif isinstance(event, HandSettled):
+                    await self._settle(s, new, action, event, at)
+                elif isinstance(event, PlayerLeft):
+                    await self._cash_out(
+                        s,
+                        self.seated.get(event.seat) or pending[event.seat],
+                        at,
+                        new.state_id,
+                        event.reason,
+                    )
+            if any(isinstance(e, HandSettled) for e in events) or (
+                new.phase != Phase.PLAYING and new.state_id - self._snapshot_state_id >= 64
+            ):
+                await s.execute(
+                    update(GameTable)
+                    .where(GameTable.id == self.id)
+                    .values(
+                        snapshot=json.dumps(snapshot_to_json(new)), snapshot_state_id=new.state_id
+                    )
+                )
+                self._snapshot_state_id = new.state_id
+        for seat, who in pending.items():
+            self.seated[seat] = who
+
+    async def _escrow(self, s: Any, who: Seated) -> Any:
+        found = await s.get(LedgerAccount, who.escrow_id)
+        assert found is not None
+        return found
+
+    async def _buy_in(self, s: Any, event: PlayerSat, user_id: int, state_id: int) -> Seated:
+        escrow = await ledger.account(
+            s, f"escrow:t{self.id}:s{event.seat}:j{state_id}", "escrow", user_id
+        )
+        await ledger.transfer(
+            s,
+            key=f"buy-in:t{self.id}:j{state_id}",
+            debit=await ledger.wallet(s, user_id),
+            credit=escrow,
+            amount=event.stack,
+            reason="buy-in",
+            memo=f"{self.settings.name}, seat {event.seat}",
+        )
+        sitting = Sitting(
+            table_id=self.id, seat=event.seat, user_id=user_id, escrow_id=escrow.id, opened_at=now()
+        )
+        s.add(sitting)
+        await s.flush()
+        user = await s.get(User, user_id)
+        is_bot = user is not None and user.role == "bot"
+        return Seated(sitting.id, user_id, event.player, escrow.id, is_bot)
+
+    async def _cash_out(self, s: Any, who: Seated, at: float, state_id: int, reason: str) -> None:
+        escrow = await self._escrow(s, who)
+        if escrow.balance > 0:
+            await ledger.transfer(
+                s,
+                key=f"cash-out:t{self.id}:j{state_id}:s{who.sitting_id}",
+                debit=escrow,
+                credit=await ledger.wallet(s, who.user_id),
+                amount=escrow.balance,
+                reason="cash-out",
+                memo=f"{self.settings.name} ({reason})",
+            )
+        await s.execute(update(Sitting).where(Sitting.id == who.sitting_id).values(closed_at=at))
+
+    async def _settle(
+        self, s: Any, new: TableState, action: Action, event: HandSettled, at: float
+    ) -> None:
+        """Move the hand's chips through its pot, once: the hand row flips from playing to
+        settled in the same transaction, or the whole transaction fails."""
+        hand = new.hand
+        assert hand is not None
+        hand_id = self.hand_id
+        assert hand_id is not None
+        flipped = await s.execute(
+            update(Hand)
+            .where(Hand.id == hand_id, Hand.status == "playing")
+            .values(status="settled", finished_at=at, history=self._history_json(action))
+            .execution_options(synchronize_session=False)
+        )
+        if flipped.rowcount != 1:
+            raise RuntimeError(f"hand {hand_id} is not in play; it cannot be settled again")
+        pot = await ledger.account(s, f"pot:t{self.id}:h{hand.number}", "pot")
+        order = sorted(zip(event.seats, event.deltas, strict=True), key=lambda sd: sd[1])
+        for seat, delta in order:  # losers pay into the pot first, then winners are paid
+            if delta == 0:
+                continue
+            escrow = await self._escrow(s, self.seated[seat])
+            debit, credit = (escrow, pot) if delta < 0 else (pot, escrow)
+            await ledger.transfer(
+                s,
+                key=f"hand:{hand_id}:seat:{seat}",
+                debit=debit,
+                credit=credit,
+                amount=abs(delta),
+                reason="hand",
+                memo=f"{self.settings.name}, hand {hand.number}",
+            )
+        for seat, delta in zip(event.seats, event.deltas, strict=True):
+            await s.execute(
+                update(HandSeat)
+                .where(HandSeat.hand_id == hand_id, HandSeat.seat == seat)
+                .values(delta=delta)
+            )
+
+    def _history_json(self, last: Action) -> str:
+        assert self.history is not None
+        return json.dumps(history_to_json(record(self.history, last)), separators=(",", ":"))
+
+    # ------------------------------------------------------------------ bookkeeping
+    def _decision_keys(self, state: TableState) -> dict[int, tuple[Any, ...]]:
+        hand = state.hand
+        if hand is None:
+            return {}
+        keys: dict[int, tuple[Any, ...]] = {}
+        for seat, deadline in deciders(state).items():
+            board = hand.board_of(seat)
+            assert board is not None
+            keys[seat] = (hand.number, board.street, board.pending, deadline)
+        return keys
+
+    def _track(
+        self, before: TableState, new: TableState, action: Action, events: tuple[Event, ...]
+    ) -> None:
+        """Histories, decision ids, the hand id and the players' seats after an action."""
+        if isinstance(action, StartHand):
+            self.history = begin_history(before, action)
+            self.hand_id = self._pending_hand_id
+        elif self.history is not None:
+            self.history = record(self.history, action)
+        keys = self._decision_keys(new)
+        for seat, key in keys.items():
+            if self._keys.get(seat) != key:
+                self.decision_since[seat] = new.state_id
+        for seat in set(self.decision_since) - set(keys):
+            del self.decision_since[seat]
+        self._keys = keys
+        for event in events:
+            if isinstance(event, HandSettled):
+                self.hands_done.append(now())
+                self.metrics.hands.labels(self.settings.preset).inc()
+                self.history = None
+            elif self._replaying:
+                continue  # who sits where comes from the open sittings, not from old events
+            elif isinstance(event, PlayerLeft):
+                self.seated.pop(event.seat, None)
+                self.bots.pop(event.seat, None)
+            elif isinstance(event, PlayerSat) and self.seated[event.seat].is_bot:
+                self.bots[event.seat] = make_bot(self.settings.bot_level, self.rules)
+
+    def _broadcast(self, events: tuple[Event, ...]) -> None:
+        frames: dict[int | None, dict[str, Any]] = {}
+        for watcher in list(self.watchers):
+            seat = self.seat_of(watcher.user_id)
+            frame = frames.get(seat)
+            if frame is None:
+                frame = frames[seat] = self._frame("update", seat, events)
+            watcher.offer(frame)
+            if watcher.dropped:
+                self.watchers.discard(watcher)
+                self.metrics.ws_watching.dec()
+
+    def _frame(self, kind: str, seat: int | None, events: tuple[Event, ...]) -> dict[str, Any]:
+        shown = [event_to_json(r) for e in events if (r := redact(e, seat)) is not None]
+        return {
+            "type": kind,
+            "table": self.id,
+            "state_id": self.state.state_id,
+            "server_time": now(),
+            "seat": seat,
+            "events": shown,
+            "view": view_to_json(view(self.state, seat)),
+        }
+
+    def _snapshot(self, watcher: Watcher, since: int | None) -> dict[str, Any]:
+        """Where the table stands for this watcher; with ``since``, the events it missed."""
+        seat = self.seat_of(watcher.user_id)
+        missed: tuple[Event, ...] = ()
+        if since is not None and self.recent and self.recent[0][0] <= since + 1:
+            missed = tuple(e for sid, evs in self.recent if sid > since for e in evs)
+        frame = self._frame("snapshot", seat, missed)
+        frame["settings"] = self.settings.to_json(self.rules)
+        frame["you"] = watcher.name
+        return frame
+
+    def _schedule_bots(self) -> None:
+        for seat in deciders(self.state):
+            bot = self.bots.get(seat)
+            if bot is None or seat in self.thinking:
+                continue
+            self.thinking[seat] = asyncio.create_task(self._think(seat, bot))
+
+    async def _think(self, seat: int, bot: Bot) -> None:
+        """A bot decides on its own view, off the event loop, within the table's time."""
+        try:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            seen = view(self.state, seat)
+            legal = legal_actions(seen)
+            deadline = deciders(self.state).get(seat)
+            budget = self.bot_budget
+            if deadline is not None:
+                budget = max(0.01, min(budget, (deadline - now()) / 2))
+            action = await asyncio.to_thread(bot.choose, seen, legal, budget)
+            await self.queue.put(Request("bot", action=action, state_id=seen.state_id))
+        except RuleError as e:
+            log.info("table %s: bot in seat %s has nothing to do: %s", self.id, seat, e)
+        finally:
+            self.thinking.pop(seat, None)
+
+    async def _refill_bots(self) -> None:
+        """Bots top their stacks back up after a hand (from the house, through their wallets),
+        so a table of bots keeps playing whatever they lose."""
+        for seat in sorted(self.bots):
+            seat_state = self.state.seats[seat]
+            who = self.seated.get(seat)
+            if seat_state is None or who is None:
+                continue
+            amount = self.settings.max_buy_in - seat_state.stack
+            if amount >= max(1, self.settings.max_buy_in // 2):
+                async with self.db.begin() as s:
+                    wallet = await ledger.wallet(s, who.user_id)
+                    if wallet.balance < amount:
+                        await ledger.transfer(
+                            s,
+                            key=f"bot-refill:t{self.id}:j{self.state.state_id}:s{seat}",
+                            debit=await ledger.house(s),
+                            credit=wallet,
+                            amount=amount - wallet.balance,
+                            reason="grant",
+                            memo="bot refill",
+                        )
+                try:
+                    await self._accept(TopUp(seat=seat, amount=amount, at=now()))
+                except RuleError as e:
+                    log.info("table %s: bot top-up refused: %s", self.id, e)
+            seat_state = self.state.seats[seat]
+            if seat_state is not None and seat_state.sitting_out and seat_state.stack > 0:
+                with contextlib.suppress(RuleError):
+                    await self._accept(SitIn(seat=seat, at=now()))
+
+    async def _set_status(self, status: str) -> None:
+        async with self.db.begin() as s:
+            await s.execute(update(GameTable).where(GameTable.id == self.id).values(status=status))
+
+    async def _close_seats(self) -> None:
+        """A closing table between hands: everyone leaves with their chips; then it is closed."""
+        for seat in sorted(self.seated):
+            if self.state.seats[seat] is not None:
+                await self._accept(Leave(seat=seat, at=now()))
+        if not self.seated:
+            self.settings = replace(self.settings, status="closed")
+            await self._set_status("closed")
+            for watcher in list(self.watchers):
+                watcher.offer({"type": "closing", "message": "This table has closed."})
+                watcher.close()
+            self.watchers.clear()
+            if self.on_change is not None:
+                self.on_change(self)
+
+    def lobby_entry(self) -> dict[str, Any]:
+        taken = sum(1 for s in self.state.seats if s is not None)
+        cutoff = now() - 3600
+        recent = [t for t in self.hands_done if t >= cutoff]
+        rules = self.rules
+        entry = self.settings.to_json(rules)
+        del entry["rules"]
+        entry.update(
+            {
+                "taken": taken,
+                "free": self.settings.seats - taken,
+                "players": [s.player for s in self.state.seats if s is not None],
+                "hands_per_hour": len(recent),
+                "timers": {
+                    "set_hand": rules.set_hand_seconds,
+                    "first_street": rules.first_street_seconds,
+                    "street": rules.street_seconds,
+                    "fantasyland": rules.fantasyland_seconds,
+                    "showdown": rules.showdown_seconds,
+                },
+            }
+        )
+        return entry
+
+
+async def load_owner(
+    db: Database,
+    row: GameTable,
+    *,
+    metrics: Metrics,
+    bot_budget: float,
+    bot_delay: float,
+    on_change: Callable[[TableOwner], None] | None = None,
+) -> TableOwner:
+    """Rebuild a table from the database alone: snapshot, then every journaled action after it."""
+    state = snapshot_from_json(json.loads(row.snapshot))
+    async with db.begin() as s:
+        entries = (
+            await s.scalars(
+                select(JournalEntry)
+                .where(
+                    JournalEntry.table_id == row.id, JournalEntry.state_id > row.snapshot_state_id
+                )
+                .order_by(JournalEntry.state_id)
+            )
+        ).all()
+        sittings = (
+            await s.scalars(
+                select(Sitting).where(Sitting.table_id == row.id, Sitting.closed_at.is_(None))
+            )
+        ).all()
+        names = {}
+        for sitting in sittings:
+            user = await s.get(User, sitting.user_id)
+            assert user is not None
+            names[sitting.seat] = (user.name, user.role == "bot")
+    seated = {
+        sitting.seat: Seated(
+            sitting.id,
+            sitting.user_id,
+            names[sitting.seat][0],
+            sitting.escrow_id,
+            names[sitting.seat][1],
+        )
+        for sitting in sittings
+    }
+    settings = TableSettings(
+        id=row.id,
+        name=row.name,
+        preset=row.preset,
+        unit=row.unit,
+        min_buy_in=row.min_buy_in,
+        max_buy_in=row.max_buy_in,
+        seats=row.seats,
+        bots=row.bots,
+        bot_level=row.bot_level,
+        practice=row.practice,
+        status=row.status,
+    )
+    owner = TableOwner(
+        db,
+        settings,
+        state,
+        seated,
+        metrics=metrics,
+        bot_budget=bot_budget,
+        bot_delay=bot_delay,
+        on_change=on_change,
+    )
+    owner._snapshot_state_id = row.snapshot_state_id
+    owner._replaying = True
+    for entry in entries:
+        action = action_from_json(json.loads(entry.action))
+        before = owner.state
+        new, events = apply(before, action)
+        if new.state_id != entry.state_id:
+            raise RuntimeError(f"table {row.id}: the journal is out of step at {entry.state_id}")
+        if isinstance(action, StartHand) and new.hand is not None:
+            async with db.begin() as s:
+                owner._pending_hand_id = await s.scalar(
+                    select(Hand.id).where(Hand.table_id == row.id, Hand.number == new.hand.number)
+                )
+        owner.state = new
+        owner._track(before, new, action, events)
+    owner._replaying = False
+    return owner
+
+
+__all__ = ["Request", "Seated", "TableOwner", "TableSettings", "Watcher", "load_owner"]

@@ -1,0 +1,233 @@
+"""WebSockets: a table's socket (``/ws/tables/{id}``) and the lobby's (``/ws/lobby``).
+
+A player's socket is authenticated by a one-time ticket (``POST /api/tickets``); without one
+the socket watches as a spectator. The origin is checked like any state-changing request.
+Every socket has a writer of its own fed through a bounded queue, so a client that stops
+reading is dropped instead of stalling its table. Dead sockets are found by uvicorn's protocol
+pings (:data:`PING_INTERVAL`, :data:`PING_TIMEOUT`); floods and oversized frames get a sentence,
+then a close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from thirteen.engine.errors import RuleError
+from thirteen.server.accounts import Accounts, Me
+from thirteen.server.protocol import (
+    BURST,
+    CLOSE_POLICY,
+    CLOSE_SLOW,
+    ActionMessage,
+    PingMessage,
+    ProtocolError,
+    ResyncMessage,
+    error_frame,
+    parse_message,
+)
+from thirteen.server.room import Room
+from thirteen.server.settings import Settings
+from thirteen.server.tables import Request, Watcher
+
+log = logging.getLogger("thirteen.server.ws")
+
+PING_INTERVAL = 5.0
+PING_TIMEOUT = 10.0
+"""A socket that does not answer a protocol ping within this is closed: dead ones go within
+``PING_INTERVAL + PING_TIMEOUT`` = 15 s."""
+MAX_SOCKET_BYTES = 1024 * 1024
+"""uvicorn's own limit; frames between 8 KiB and this get the protocol's sentence first."""
+
+router = APIRouter()
+
+
+class Bucket:
+    """A token bucket: :data:`BURST` messages at once, refilled at ``BURST`` a second."""
+
+    def __init__(self, capacity: int = BURST, rate: float = BURST) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = float(capacity)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        moment = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (moment - self.stamp) * self.rate)
+        self.stamp = moment
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _origin_ok(websocket: WebSocket) -> bool:
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: a browser always says where a page came from
+    settings: Settings = websocket.app.state.settings
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    allowed = settings.public_origin or f"{scheme}://{websocket.headers.get('host', '')}"
+    return origin == allowed
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    await websocket.accept()
+    await websocket.send_text(json.dumps(error_frame(code, message)))
+    await websocket.close(close, message[:120])
+
+
+async def _writer(websocket: WebSocket, watcher: Watcher) -> None:
+    """Write the watcher's frames in order; end (closing the socket) when told or dropped."""
+    try:
+        while True:
+            frame = await watcher.outbox.get()
+            if frame is None:
+                break
+            await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return
+    code, reason = watcher.closing or (CLOSE_SLOW, "Too far behind; reconnect to catch up.")
+    with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+        await websocket.close(code, reason)
+
+
+async def _who(websocket: WebSocket) -> tuple[Me | None, bool]:
+    """The account behind the socket's ticket; ``(None, False)`` when a ticket was refused."""
+    ticket = websocket.query_params.get("ticket")
+    if not ticket:
+        return None, True
+    accounts: Accounts = websocket.app.state.accounts
+    me = await accounts.redeem_ticket(ticket)
+    return me, me is not None
+
+
+def _since(websocket: WebSocket) -> int | None:
+    raw = websocket.query_params.get("since", "")
+    return int(raw) if raw.isdigit() and len(raw) < 16 else None
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: int) -> None:
+    room: Room = websocket.app.state.room
+    if not _origin_ok(websocket):
+        await _refuse(websocket, "bad_origin", "This page came from another site.", CLOSE_POLICY)
+        return
+    me, ticket_ok = await _who(websocket)
+    if not ticket_ok:
+        await _refuse(
+            websocket, "bad_ticket", "That ticket is unknown, used or expired.", CLOSE_POLICY
+        )
+        return
+    owner = room.owners.get(table_id)
+    if owner is None or owner.settings.status == "closed" or not room.accepting:
+        await _refuse(websocket, "no_table", f"There is no open table {table_id}.", CLOSE_POLICY)
+        return
+    await websocket.accept()
+    metrics = websocket.app.state.metrics
+    metrics.ws_connections.inc()
+    watcher = Watcher(me.user_id if me else None, me.name if me else None)
+    writer = asyncio.create_task(_writer(websocket, watcher))
+    try:
+        await owner.submit(Request("attach", watcher=watcher, since=_since(websocket)))
+        await _read(websocket, watcher, me, owner)
+    finally:
+        metrics.ws_connections.dec()
+        if owner.task is not None and not owner.task.done():
+            with contextlib.suppress(Exception):
+                await owner.submit(Request("detach", watcher=watcher))
+        watcher.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+
+
+async def _read(websocket: WebSocket, watcher: Watcher, me: Me | None, owner: Any) -> None:
+    bucket = Bucket()
+    while websocket.client_state == WebSocketState.CONNECTED and not watcher.dropped:
+        try:
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        if not bucket.take():
+            watcher.offer(
+                error_frame("flood", f"More than {BURST} messages a second; closing this socket.")
+            )
+            watcher.close_with(CLOSE_POLICY, "Too many messages.")
+            return
+        try:
+            parsed = parse_message(raw)
+        except ProtocolError as e:
+            watcher.offer(error_frame(e.code, e.message))
+            if e.code == "too_big":
+                watcher.close_with(1009, "Message too big.")
+                return
+            continue
+        if isinstance(parsed, PingMessage):
+            watcher.offer({"type": "pong", "server_time": time.time()})
+        elif isinstance(parsed, ResyncMessage):
+            await owner.submit(Request("resync", watcher=watcher, since=parsed.since))
+        elif isinstance(parsed, ActionMessage):
+            if me is None:
+                watcher.offer(error_frame("not_logged_in", "Log in to play.", parsed.id))
+                continue
+            try:
+                answer = await owner.submit(
+                    Request(
+                        "action",
+                        watcher=watcher,
+                        user_id=me.user_id,
+                        name=me.name,
+                        client_id=parsed.id,
+                        state_id=parsed.state_id,
+                        payload=parsed.action,
+                    )
+                )
+            except RuleError as e:
+                answer = error_frame(e.code, e.message, parsed.id)
+            watcher.offer(answer)
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    room: Room = websocket.app.state.room
+    if not _origin_ok(websocket):
+        await _refuse(websocket, "bad_origin", "This page came from another site.", CLOSE_POLICY)
+        return
+    await websocket.accept()
+    watcher = Watcher(None, None)
+    writer = asyncio.create_task(_writer(websocket, watcher))
+    room.lobby.add(watcher)
+    watcher.offer(room.lobby_frame())
+    bucket = Bucket()
+    try:
+        while not watcher.dropped:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                watcher.offer(error_frame("flood", "Too many messages; closing this socket."))
+                watcher.close_with(CLOSE_POLICY, "Too many messages.")
+                break
+            watcher.offer({"type": "pong", "server_time": time.time()})
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        room.lobby.discard(watcher)
+        watcher.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+
+
+__all__ = ["MAX_SOCKET_BYTES", "PING_INTERVAL", "PING_TIMEOUT", "router"]

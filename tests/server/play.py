@@ -1,0 +1,125 @@
+"""Playing over the wire in tests: a simple legal player, and the leak oracle.
+
+The oracle replays each hand's full history (fetched by an admin once the hand is over) to the
+state of every frame a viewer received, and checks that every card in that frame is one the
+viewer may know at that moment (``history.visible_cards``). It is independent of ``view``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from thirteen.client import RoomClient, TableConnection
+from thirteen.engine.autoplay import safe_setting
+from thirteen.engine.cards import Card, format_cards, parse_cards
+from thirteen.engine.history import history_from_json, visible_cards
+from thirteen.engine.legal import placements
+from thirteen.engine.rules import Rules
+from thirteen.engine.state import TableState
+from thirteen.engine.table import apply
+
+CARD_KEYS = {"cards", "front", "middle", "back", "discards", "dealt", "discard"}
+
+
+def decide(conn: TableConnection, rules: Rules, rng: random.Random) -> dict[str, Any]:
+    """A legal move for the connection's seat: a setting that never fouls, or a random street."""
+    me = conn.me
+    assert me is not None
+    cards = parse_cards(me["cards"])
+    if me["mode"] == "set":
+        front, middle, back = safe_setting(rules, cards)
+        return {
+            "type": "set_hand",
+            "front": format_cards(front),
+            "middle": format_cards(middle),
+            "back": format_cards(back),
+        }
+    front, middle, back, discard = rng.choice(placements(cards, me["room"], me["discard_now"]))
+    return {
+        "type": "place",
+        "front": format_cards(front),
+        "middle": format_cards(middle),
+        "back": format_cards(back),
+        "discard": format_cards(discard),
+    }
+
+
+def play(
+    conn: TableConnection, rules: Rules, hands: int, seed: int = 0, timeout: float = 120
+) -> int:
+    """Play until ``hands`` hands this seat was dealt into have settled; returns chips won."""
+    rng = random.Random(seed)
+    settled = won = 0
+    seen = len(conn.frames)
+    while settled < hands:
+        frame = conn.receive(timeout=timeout)
+        assert frame is not None, conn.closed
+        for earlier in conn.frames[seen:]:  # answer() below reads frames too: count them all
+            for event in earlier.get("events", []):
+                if event["event"] == "HandSettled" and earlier["seat"] in event["seats"]:
+                    settled += 1
+                    won += event["deltas"][event["seats"].index(earlier["seat"])]
+        seen = len(conn.frames)
+        if frame["type"] in ("snapshot", "update") and conn.my_turn():
+            answer = conn.answer(conn.act(decide(conn, rules, rng)))
+            assert answer["type"] == "ack" or answer["code"] == "stale", answer
+    return won
+
+
+def cards_in(value: Any, key: str = "") -> Iterator[Card]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from cards_in(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from cards_in(v, key)
+    elif isinstance(value, str) and key in CARD_KEYS and value:
+        yield from (
+            parse_cards(value.replace("??", "").strip()) if value.replace("??", "").strip() else ()
+        )
+
+
+def states_by_id(history: dict[str, Any]) -> dict[int, TableState]:
+    h = history_from_json(history)
+    state = h.start
+    out = {}
+    for action in h.actions:
+        state, _ = apply(state, action)
+        out[state.state_id] = state
+    return out
+
+
+def check_no_leak(admin: RoomClient, table_id: int, frames: list[dict[str, Any]]) -> int:
+    """Fail if any frame shows a card its viewer may not know then; returns frames checked."""
+    hands = {
+        h["number"]: h["id"] for h in admin.request("GET", f"/api/admin/tables/{table_id}/hands")
+    }
+    replays: dict[int, dict[int, TableState]] = {}
+    checked = 0
+    for frame in frames:
+        if frame.get("type") not in ("snapshot", "update"):
+            continue
+        hand = frame["view"].get("hand")
+        if hand is None:
+            assert not list(cards_in(frame)), frame
+            continue
+        number = hand["number"]
+        if number not in hands:
+            continue  # a hand still playing when the test ended: nothing to replay it with
+        if number not in replays:
+            replays[number] = states_by_id(
+                admin.request("GET", f"/api/admin/hands/{hands[number]}")
+            )
+        states = replays[number]
+        at = max((sid for sid in states if sid <= frame["state_id"]), default=None)
+        assert at is not None, (number, frame["state_id"])
+        allowed = visible_cards(states[at], frame["seat"])
+        shown = set(cards_in(frame))
+        leaked = shown - allowed
+        assert not leaked, (
+            f"seat {frame['seat']} saw {format_cards(sorted(leaked))} at state {frame['state_id']}"
+        )
+        checked += 1
+    return checked
