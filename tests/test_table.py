@@ -535,9 +535,9 @@ def test_fresh_deals_are_full_decks_with_unpredictable_commitments() -> None:
 
     deals = [fresh_deal() for _ in range(5)]
     assert all(sorted(d.order) == list(range(52)) for d in deals)
-    assert len({d.commitment for d in deals}) == 5
+    assert len({d.root for d in deals}) == 5
     assert len({d.order for d in deals}) == 5
     d = deals[0]
-    assert verify_openings(d.commitment, d.leaves(), d.openings(range(52)))
-    assert "commitment" in repr(d)
+    assert verify_openings(d.root, d.leaves(), d.openings(range(52)))
+    assert "root" in repr(d)
     assert len(repr(d)) < 60  # a live deck is never printed by accident

@@ -68,6 +68,7 @@ from thirteen.engine.rules import Rules
 from thirteen.engine.scoring import DeclaredNatural, Showing, score
 from thirteen.engine.scoring import SetHand as SetHandShowing
 from thirteen.engine.scoring import Surrender as SurrenderShowing
+from thirteen.engine.snapshot import hand_commitment
 from thirteen.engine.state import (
     ROW_CAPACITY,
     Board,
@@ -223,6 +224,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
         number=state.hands_played + 1,
         button=button,
         deal=action.deal,
+        commitment=hand_commitment(state, now, action.deal.root),
         slice_size=slice_size,
         boards=tuple(boards),
         street=0,
@@ -239,7 +241,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
             hand.number,
             button,
             tuple(order),
-            action.deal.commitment,
+            hand.commitment,
             tuple((seat, fl_seats[seat]) for seat in order if seat in fl_seats),
         )
     )
