@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from thirteen.engine.actions import Action, Sit, StartHand
 from thirteen.engine.cards import DECK, parse_cards
@@ -44,11 +45,17 @@ def table_with(rules: Rules, players: Sequence[str | None], stack: int = 1000) -
     return state
 
 
+def stamp(state: TableState, action: Action) -> Action:
+    """``action`` stamped no earlier than the table's clock, as a server stamps what it receives
+    (the table refuses an action stamped before its clock)."""
+    return action if action.at >= state.clock else replace(action, at=state.clock)
+
+
 def run(state: TableState, *actions: Action) -> tuple[TableState, list[Event]]:
-    """Apply actions in order; return the final state and every event."""
+    """Apply actions in order (each :func:`stamp`-ed); return the final state and every event."""
     events: list[Event] = []
     for action in actions:
-        state, more = apply(state, action)
+        state, more = apply(state, stamp(state, action))
         events.extend(more)
     return state, events
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from table_helpers import deal, run, stacked, table_with
+from table_helpers import deal, run, stacked, stamp, table_with
 from thirteen.engine.actions import (
     DeclareNatural,
     Leave,
@@ -40,13 +42,13 @@ def finish_with_auto(state: TableState, at: float = 1.0) -> TableState:
     """Play every remaining decision with the table's automatic move."""
     while state.phase == Phase.PLAYING:
         seat = min(deciders(state))
-        state, _ = apply(state, auto_action(state, seat))
+        state, _ = apply(state, stamp(state, auto_action(state, seat)))
     return state
 
 
 def refused(state: TableState, action: object, code: str) -> IllegalActionError:
     with pytest.raises(IllegalActionError) as info:
-        apply(state, action)  # type: ignore[arg-type]
+        apply(state, stamp(state, action))  # type: ignore[arg-type]
     assert info.value.code == code, info.value
     assert str(info.value)  # a sentence for the player
     return info.value
@@ -395,6 +397,43 @@ def test_ofc_timeout_places_legally() -> None:
     assert t.seats[1].sitting_out
 
 
+def test_time_never_runs_backwards() -> None:
+    rules = get_rules("chinese-1-6")
+    t = deal(table_with(rules, ["ann", "bob"]), stacked(rules, []), at=10.0)
+    assert t.hand is not None
+    cards = t.hand.boards[0].dealt
+    seat = t.hand.boards[0].seat
+    setting = SetHand(seat=seat, front=cards[:3], middle=cards[3:8], back=cards[8:])
+    for at in (9.999, float("nan"), float("inf")):
+        with pytest.raises(IllegalActionError) as info:
+            apply(t, dataclasses.replace(setting, at=at))
+        assert info.value.code == "time_order"
+        assert "before the table's clock" in str(info.value)
+    with pytest.raises(IllegalActionError, match="clock"):
+        apply(t, StartHand(deal=stacked(rules, []), at=0.0))
+    t, _ = run(t, dataclasses.replace(setting, at=10.0))  # the same moment is not backwards
+    assert t.clock == 10.0
+
+
+@pytest.mark.parametrize("preset", ["chinese-1-6", "ofc-pineapple"])
+def test_a_decision_after_its_deadline_is_refused_only_the_timeout_is_accepted(
+    preset: str,
+) -> None:
+    rules = get_rules(preset)
+    t = deal(table_with(rules, ["ann", "bob"]), stacked(rules, []), at=0.0)
+    seat, deadline = min(deciders(t).items(), key=lambda sd: sd[0])
+    assert deadline is not None
+    move = auto_action(t, seat)
+    late = dataclasses.replace(move, at=deadline + 0.001)
+    error = refused(t, late, "too_late")
+    assert "only the timeout" in str(error)
+    refused(t, Surrender(seat=seat, at=deadline + 1), "too_late")
+    on_time, _ = run(t, dataclasses.replace(move, at=deadline))  # the last moment still counts
+    assert on_time.state_id == t.state_id + 1
+    t, events = run(t, Timeout(seat=seat, at=deadline + 0.001))
+    assert events[0] == TimedOut(seat)
+
+
 # --- seed 004: duplicate deals ------------------------------------------------------------------
 def test_seed_004_duplicate_deal_across_three_tables() -> None:
     rules = get_rules("open-face-cards")
@@ -496,9 +535,9 @@ def test_fresh_deals_are_full_decks_with_unpredictable_commitments() -> None:
 
     deals = [fresh_deal() for _ in range(5)]
     assert all(sorted(d.order) == list(range(52)) for d in deals)
-    assert len({d.commitment for d in deals}) == 5
+    assert len({d.root for d in deals}) == 5
     assert len({d.order for d in deals}) == 5
     d = deals[0]
-    assert verify_openings(d.commitment, d.leaves(), d.openings(range(52)))
-    assert "commitment" in repr(d)
+    assert verify_openings(d.root, d.leaves(), d.openings(range(52)))
+    assert "root" in repr(d)
     assert len(repr(d)) < 60  # a live deck is never printed by accident

@@ -164,7 +164,14 @@ class TableMachine(RuleBasedStateMachine):
             action = auto_action(self.state, seat)
         else:
             action = RandomBot(self.rng).choose(seat_view, legal, 1.0)
-        self.now += 1.0
+        deadline = deciders(self.state)[seat]
+        if deadline is not None and self.now > deadline:
+            # Another seat's timeout moved the clock past this seat's deadline: too late to
+            # decide; only the timeout is accepted now.
+            self.refuse(dataclasses.replace(action, at=self.now))
+            self.do(Timeout(seat=seat, at=self.now))
+            return
+        self.now = self.now + 1.0 if deadline is None else min(self.now + 1.0, deadline)
         self.do(dataclasses.replace(action, at=self.now))
 
     @precondition(lambda self: self.state.phase == Phase.PLAYING)
@@ -213,7 +220,7 @@ class TableMachine(RuleBasedStateMachine):
         seat = data.draw(st.integers(0, len(self.state.seats) - 1), label="seat")
         s = self.state.seats[seat]
         if s is None:
-            self.do(Sit(seat=seat, player=f"new{self.state.state_id}", stack=STACK))
+            self.do(Sit(seat=seat, player=f"new{self.state.state_id}", stack=STACK, at=self.now))
             self.money_in += STACK
             return
         kind = data.draw(st.sampled_from(["out", "in", "leave"]), label="kind")

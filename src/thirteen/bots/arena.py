@@ -14,9 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from thirteen.bots.base import Bot
-from thirteen.engine.actions import Sit, StartHand
+from thirteen.engine.actions import Action, Sit, StartHand
 from thirteen.engine.cards import DECK
 from thirteen.engine.deck import SALT_BYTES, Deal, fresh_deal
+from thirteen.engine.history import HandHistory, result_summary
 from thirteen.engine.legal import legal_actions
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import Phase, TableState, deciders, new_table
@@ -102,16 +103,28 @@ class HandPlayed:
     clock: float
     seconds_engine: float
     seconds_bots: float
+    history: HandHistory | None = None
+    """The hand's history, when asked for (``record``)."""
 
 
 def play_hand(
-    state: TableState, seat_bots: Sequence[Bot], deal: Deal, clock: float, *, budget: float = 1.0
+    state: TableState,
+    seat_bots: Sequence[Bot],
+    deal: Deal,
+    clock: float,
+    *,
+    budget: float = 1.0,
+    record: bool = False,
 ) -> HandPlayed:
     """Deal ``deal`` and let ``seat_bots[seat]`` make every decision of that seat, each on its
-    view alone, until the showdown. Each action is stamped one second after the previous one."""
+    view alone, until the showdown. Each action is stamped one second after the previous one.
+    With ``record``, the hand's history comes back too."""
     tick = time.perf_counter()
     clock = max(clock, state.next_deal_at or clock)
-    state, _ = apply(state, StartHand(deal=deal, at=clock))
+    before = state
+    start = StartHand(deal=deal, at=clock)
+    state, _ = apply(state, start)
+    actions: list[Action] | None = [start] if record else None
     engine = time.perf_counter() - tick
     bots_time = 0.0
     while state.phase == Phase.PLAYING:
@@ -124,11 +137,18 @@ def play_hand(
         action = seat_bots[seat].choose(seat_view, legal, budget)
         after = time.perf_counter()
         clock += 1.0
-        state, _ = apply(state, replace(action, at=clock))
+        action = replace(action, at=clock)
+        state, _ = apply(state, action)
+        if actions is not None:
+            actions.append(action)
         done = time.perf_counter()
         engine += (mid - tick) + (done - after)
         bots_time += after - mid
-    return HandPlayed(state, clock, engine, bots_time)
+    history = None
+    if actions is not None:
+        start_state = replace(before, hand=None)
+        history = HandHistory(start_state, tuple(actions), result_summary(state))
+    return HandPlayed(state, clock, engine, bots_time, history)
 
 
 def play(
@@ -140,8 +160,12 @@ def play(
     budget: float = 1.0,
     duplicate: bool = False,
     on_deal: Callable[[int], None] | None = None,
+    on_hand: Callable[[int, HandHistory], None] | None = None,
 ) -> ArenaResult:
-    """Play ``deals`` deals with ``bots[i]`` in seat ``i`` (rotated over seats if ``duplicate``)."""
+    """Play ``deals`` deals with ``bots[i]`` in seat ``i`` (rotated over seats if ``duplicate``).
+
+    ``on_hand(table, history)`` receives every hand's history (``table`` counts the rotations).
+    """
     n = len(bots)
     if not 2 <= n <= rules.max_players:
         raise ValueError(f"{rules.name} needs 2 to {rules.max_players} players, not {n}.")
@@ -158,8 +182,15 @@ def play(
         for t, shift in enumerate(rotations):
             seat_bot = [(seat + shift) % n for seat in range(n)]  # which bot sits where
             played = play_hand(
-                tables[t], [bots[b] for b in seat_bot], deal, clocks[t], budget=budget
+                tables[t],
+                [bots[b] for b in seat_bot],
+                deal,
+                clocks[t],
+                budget=budget,
+                record=on_hand is not None,
             )
+            if on_hand is not None and played.history is not None:
+                on_hand(t, played.history)
             state, clock = played.state, played.clock
             engine += played.seconds_engine
             bots_time += played.seconds_bots

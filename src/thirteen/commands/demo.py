@@ -12,6 +12,7 @@ from rich.table import Table
 from thirteen.bots.arena import play_hand, seated_table, seeded_deal
 from thirteen.bots.registry import make_bot
 from thirteen.commands.common import console
+from thirteen.commands.histories import HistoriesOption, HistoryWriter, history_name
 from thirteen.engine.cards import Card, format_cards
 from thirteen.engine.deck import fresh_deal
 from thirteen.engine.evaluate import describe, evaluate
@@ -60,8 +61,10 @@ def demo(
     budget: Annotated[
         float, typer.Option(min=0.0, max=5.0, help="Seconds the strong bot thinks per decision.")
     ] = 0.05,
+    histories: HistoriesOption = None,
 ) -> None:
     """Bots (strong, heuristic, random) play hands of every preset on a real table."""
+    writer = None if histories is None else HistoryWriter(histories)
     rng = random.Random(seed)
     for name, rules in PRESETS.items():
         levels = list(SEATS[: min(rules.max_players, len(SEATS))])
@@ -73,6 +76,12 @@ def demo(
         for number in range(1, hands + 1):
             deal = seeded_deal(rng) if seed is not None else fresh_deal()
             with console.status(f"{name}: the bots are playing hand {number}…"):
-                played = play_hand(state, bots, deal, clock, budget=budget)
+                played = play_hand(
+                    state, bots, deal, clock, budget=budget, record=writer is not None
+                )
             state, clock = played.state, played.clock
             console.print(showdown_table(state, levels, f"{name}, hand {number}"))
+            if writer is not None and played.history is not None:
+                writer.write(played.history, history_name(name, played.history))
+    if writer is not None:
+        console.print(writer.summary(), highlight=False, soft_wrap=True)

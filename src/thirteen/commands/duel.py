@@ -19,6 +19,7 @@ from thirteen.bots.arena import ArenaResult, BotStats, play
 from thirteen.bots.base import Bot
 from thirteen.bots.registry import make_bot
 from thirteen.commands.common import console, emit, fail
+from thirteen.commands.histories import HistoriesOption, HistoryWriter, history_name
 from thirteen.commands.simulate import progress_bar
 from thirteen.engine.rules import get_rules
 
@@ -91,6 +92,7 @@ def duel(
         float, typer.Option("--budget", help="Seconds each bot may think per decision.")
     ] = 0.1,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+    histories: HistoriesOption = None,
 ) -> None:
     """Play bots against each other and report points per hand with a 95 % interval."""
     rules = get_rules(rules_name)
@@ -103,6 +105,7 @@ def duel(
         fail("Play at least one hand (--hands 1 or more).")
     if not (budget >= 0 and math.isfinite(budget)):
         fail(f"--budget is seconds per decision, 0 or more; not {budget}.")
+    writer = None if histories is None else HistoryWriter(histories)
     rng = random.Random(seed)
     bots: list[Bot] = [
         make_bot(name, rules, seed=None if seed is None else rng.randrange(2**31)) for name in names
@@ -119,6 +122,11 @@ def duel(
             budget=budget,
             duplicate=duplicate,
             on_deal=lambda done: bar.update(task, completed=done),
+            on_hand=None
+            if writer is None
+            else lambda table, history: writer.write(
+                history, history_name(rules.name, history, table if duplicate else None)
+            ),
         )
     settings = {
         "rules": rules.name,
@@ -150,3 +158,5 @@ def duel(
         f"{result.hands_per_second:,.1f} hands per second; "
         f"{result.seconds_bots:,.1f} s thinking in total"
     )
+    if writer is not None:
+        console.print(writer.summary(), highlight=False, soft_wrap=True)

@@ -13,6 +13,7 @@ from rich.table import Table
 from thirteen.bots.arena import ArenaResult, play
 from thirteen.bots.base import RandomBot
 from thirteen.commands.common import console, emit, fail
+from thirteen.commands.histories import HistoriesOption, HistoryWriter, history_name
 from thirteen.engine.rules import get_rules
 
 
@@ -52,6 +53,7 @@ def simulate(
         int | None, typer.Option("--seed", help="Reproducible deals (tests and benchmarks only).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+    histories: HistoriesOption = None,
 ) -> None:
     """Play hands with a simple legal random player in every seat and report what happened."""
     rules = get_rules(rules_name)
@@ -59,12 +61,20 @@ def simulate(
         fail(f"{rules.name} is played by 2 to {rules.max_players} players, not {players}.")
     if hands < 1:
         fail("Play at least one hand (--hands 1 or more).")
+    writer = None if histories is None else HistoryWriter(histories)
     rng = random.Random(seed)
     bots = [RandomBot(random.Random(rng.random()), surrender_rate=0.01) for _ in range(players)]
     with progress_bar() as bar:
         task = bar.add_task(f"{rules.name}, {players} players", total=hands)
         result = play(
-            rules, bots, hands, seed=seed, on_deal=lambda done: bar.update(task, completed=done)
+            rules,
+            bots,
+            hands,
+            seed=seed,
+            on_deal=lambda done: bar.update(task, completed=done),
+            on_hand=None
+            if writer is None
+            else lambda _, history: writer.write(history, history_name(rules.name, history)),
         )
     if as_json:
         emit({"rules": rules.name, "players": players, **arena_json(result)})
@@ -86,3 +96,5 @@ def simulate(
         f"{result.hands_per_second:,.0f} hands per second "
         f"({share:.0%} of the time in the engine, the rest in the players)"
     )
+    if writer is not None:
+        console.print(writer.summary(), highlight=False, soft_wrap=True)

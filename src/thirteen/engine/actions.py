@@ -9,6 +9,7 @@ histories and by the server's protocol.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -199,7 +200,10 @@ def action_from_json(data: Any) -> Action:
         elif name == "at":
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise _bad("at must be a number of seconds.")
-            values[name] = float(value)
+            at = float(value) if -1e300 < value < 1e300 else math.inf
+            if not math.isfinite(at):
+                raise _bad("at must be a finite number of seconds.")
+            values[name] = at
         elif name in ("player", "natural"):
             if not isinstance(value, str) or not value:
                 raise _bad(f"{name} must be a non-empty text.")

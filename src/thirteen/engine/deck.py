@@ -2,15 +2,16 @@
 
 Each deal uses a fresh full-deck shuffle from the operating system's cryptographic source
 (:func:`fresh_deal`; nothing seeds it), or an injected order for tests, replays and duplicate
-deals. Before the first card the table publishes a **commitment**: every deck position ``i`` gets
-its own random salt and a leaf ``SHA-256(salt_i ‖ i ‖ card_i)``, and the commitment is
-``SHA-256(leaf_0 ‖ … ‖ leaf_51)``. After the hand, a viewer is given the *openings* (position,
-card, salt) of exactly the cards they may see, plus every leaf digest: they can check each opened
-card against the commitment, while discards and surrendered hands stay hidden (RULES §4.1, §2.8).
-The full history opens all 52 positions.
+deals. Every deck position ``i`` gets its own random salt and a leaf ``SHA-256(salt_i ‖ i ‖
+card_i)``; the deck's **root** is ``SHA-256(leaf_0 ‖ … ‖ leaf_51)``. The commitment the table
+publishes before the first card binds this root to the hand's header (the hand number and the
+table before the deal: :mod:`thirteen.engine.snapshot`). After the hand, a viewer is given the
+*openings* (position, card, salt) of exactly the cards they may see, plus every leaf digest: they
+can check each opened card against the root, while discards and surrendered hands stay hidden
+(RULES §4.1, §2.8). The full history opens all 52 positions.
 
 >>> deal = Deal.from_order(list(range(52)), salts=[bytes(16)] * 52)
->>> verify_openings(deal.commitment, deal.leaves(), deal.openings(range(3)))
+>>> verify_openings(deal.root, deal.leaves(), deal.openings(range(3)))
 True
 """
 
@@ -34,7 +35,7 @@ def leaf_digest(position: int, card: Card, salt: bytes) -> bytes:
 
 
 def root_digest(leaves: Sequence[bytes]) -> str:
-    """The commitment over all leaves, as hex."""
+    """The deck's root over all 52 leaves, as hex."""
     return hashlib.sha256(b"".join(leaves)).hexdigest()
 
 
@@ -49,7 +50,7 @@ class Opening:
 
 @dataclass(frozen=True)
 class Deal:
-    """A deck order with its salts; :attr:`commitment` is what the table publishes."""
+    """A deck order with its salts; :attr:`root` is what the published commitment binds."""
 
     order: tuple[Card, ...]
     salts: tuple[bytes, ...]
@@ -80,7 +81,7 @@ class Deal:
         return tuple(leaf_digest(i, c, s) for i, (c, s) in enumerate(pairs))
 
     @cached_property
-    def commitment(self) -> str:
+    def root(self) -> str:
         return root_digest(self._leaves)
 
     def openings(self, positions: Iterable[int]) -> tuple[Opening, ...]:
@@ -88,7 +89,7 @@ class Deal:
         return tuple(Opening(p, self.order[p], self.salts[p]) for p in sorted(set(positions)))
 
     def __repr__(self) -> str:  # never print a live deck by accident in full
-        return f"Deal(commitment={self.commitment[:16]}…)"
+        return f"Deal(root={self.root[:16]}…)"
 
     def describe(self) -> str:
         return format_cards(self.order)
@@ -102,9 +103,9 @@ def fresh_deal() -> Deal:
     return Deal.from_order(order)
 
 
-def verify_openings(commitment: str, leaves: Sequence[bytes], openings: Iterable[Opening]) -> bool:
-    """Whether the leaves make the commitment and every opening matches its leaf."""
-    if len(leaves) != 52 or root_digest(leaves) != commitment:
+def verify_openings(root: str, leaves: Sequence[bytes], openings: Iterable[Opening]) -> bool:
+    """Whether the leaves make the deck's root and every opening matches its leaf."""
+    if len(leaves) != 52 or root_digest(leaves) != root:
         return False
     return all(
         0 <= o.position < 52 and leaf_digest(o.position, o.card, o.salt) == leaves[o.position]

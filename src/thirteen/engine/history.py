@@ -7,98 +7,64 @@ A :class:`HandHistory` holds the table as it was just before the deal (``start``
 Forms:
 
 - JSON (:func:`history_to_json` / :func:`history_from_json`), full or redacted for one viewer
-  (:func:`redact_history`): a redacted history holds the commitment's leaves and the openings of
-  just the cards that viewer saw, with other players' discards and surrendered hands left out.
+  (:func:`redact_history`): a redacted history (a player's copy) holds the deck's 52 leaves and
+  the openings of just the cards that viewer saw, with other players' discards written ``??``.
 - Text (:func:`history_to_text` / :func:`history_from_text`): readable, one action per line,
-  and it round-trips.
+  and it round-trips. The action lines and the closing ``data:`` line are what it says; every
+  other line (rules, seats, results) is derived from them, and :func:`verify_text` re-derives it.
 
-:func:`verify_history` checks a history: the deal against its commitment and, when the history
-is full, the replay against the recorded result.
+Everything a history states is checked by :func:`verify_history` / :func:`verify_text`: the
+header (hand number and the table before the deal) and the deck against the commitment (see
+:mod:`thirteen.engine.snapshot`), and for a full history the replay — every action in time
+order, each decision within its deadline, to the recorded result. A player's copy cannot be
+replayed: only its opened cards (and header) are proven, and :class:`Verification` says so.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import re
+import string
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
+from typing import Any, Literal
 
 from thirteen.engine.actions import (
     Action,
     Place,
     StartHand,
     action_from_json,
+    action_name,
     action_to_json,
 )
 from thirteen.engine.cards import Card, format_cards, parse_cards
-from thirteen.engine.deck import Deal, Opening, leaf_digest, root_digest, verify_openings
+from thirteen.engine.deck import SALT_BYTES, Deal, Opening, leaf_digest, root_digest
 from thirteen.engine.errors import RuleError
-from thirteen.engine.rules import rules_from_dict
-from thirteen.engine.state import Phase, Seat, TableConfig, TableState
+from thirteen.engine.snapshot import (
+    canonical_json,
+    header_commitment,
+    seconds,
+    snapshot_from_json,
+    snapshot_to_json,
+    whole,
+)
+from thirteen.engine.state import Phase, TableState, deciders
 from thirteen.engine.table import apply
 
 FORMAT = "thirteen-hand-history"
-VERSION = 1
+VERSION = 2
+HIDDEN = "??"
+"""How a redacted history writes each card it hides (other players' discards)."""
+MAX_DIGITS = 4300
+"""No number in a history is longer (the limit of Python's JSON reader, applied to text too)."""
+_KEYS = ("format", "version", "hand", "viewer", "start", "commitment", "deal", "actions", "result")
+_RESULT_KEYS = ("seats", "totals", "money", "fouls")
 
 
 def _bad(message: str) -> RuleError:
     return RuleError("bad_history", message)
-
-
-# --------------------------------------------------------------------------------- snapshots
-def snapshot_to_json(state: TableState) -> dict[str, Any]:
-    """The table between hands (the hand itself is not kept: a deal replaces it)."""
-    cfg = state.config
-    return {
-        "rules": cfg.rules.to_dict(),
-        "table": {
-            "seats": cfg.seats,
-            "min_buy_in": cfg.min_buy_in,
-            "max_buy_in": cfg.max_buy_in,
-            "point_value": cfg.point_value,
-        },
-        "seats": [
-            None if s is None else {f.name: getattr(s, f.name) for f in fields(s)}
-            for s in state.seats
-        ],
-        "button": state.button,
-        "hands_played": state.hands_played,
-        "phase": state.phase.value,
-        "next_deal_at": state.next_deal_at,
-        "clock": state.clock,
-        "state_id": state.state_id,
-    }
-
-
-def snapshot_from_json(data: Any) -> TableState:
-    """A table from :func:`snapshot_to_json` output; :class:`RuleError` if it is malformed."""
-    if not isinstance(data, dict):
-        raise _bad("The table snapshot must be an object.")
-    try:
-        rules = rules_from_dict(data["rules"])
-        t = data["table"]
-        config = TableConfig(
-            rules=rules,
-            seats=int(t["seats"]),
-            min_buy_in=int(t["min_buy_in"]),
-            max_buy_in=int(t["max_buy_in"]),
-            point_value=int(t["point_value"]),
-        )
-        seats = tuple(None if s is None else Seat(**s) for s in data["seats"])
-        if len(seats) != config.seats:
-            raise _bad("The snapshot lists a different number of seats than the table has.")
-        return TableState(
-            config=config,
-            seats=seats,
-            button=data["button"],
-            hands_played=int(data["hands_played"]),
-            phase=Phase(data["phase"]),
-            next_deal_at=data["next_deal_at"],
-            clock=float(data["clock"]),
-            state_id=int(data["state_id"]),
-        )
-    except (KeyError, TypeError, ValueError) as e:
-        raise _bad(f"The table snapshot is malformed ({type(e).__name__}: {e}).") from None
 
 
 # --------------------------------------------------------------------------------- histories
@@ -158,16 +124,17 @@ def history_to_json(history: HandHistory) -> dict[str, Any]:
     """The full history as JSON (the deck and salts included: keep it private until the hand
     is over; give players :func:`redact_history` forms)."""
     deal = history.deal
+    hand = history.start.hands_played + 1
     return {
         "format": FORMAT,
         "version": VERSION,
-        "hand": history.start.hands_played + 1,
+        "hand": hand,
         "viewer": "all",
         "start": snapshot_to_json(history.start),
-        "commitment": deal.commitment,
+        "commitment": header_commitment(hand, history.start, history.actions[0].at, deal.root),
         "deal": {"deck": format_cards(deal.order), "salts": [s.hex() for s in deal.salts]},
         "actions": [_action_json(a) for a in history.actions],
-        "result": history.result,
+        "result": copy.deepcopy(history.result),
     }
 
 
@@ -178,40 +145,204 @@ def _action_json(action: Action) -> dict[str, Any]:
     return data
 
 
-def history_from_json(data: Any) -> HandHistory:
-    """A full history from JSON; :class:`RuleError` for anything malformed or redacted."""
+# --------------------------------------------------------------------------------- reading
+@dataclass(frozen=True)
+class _Read:
+    """A history's JSON, read and type-checked (nothing verified yet)."""
+
+    hand: int
+    viewer: int | str
+    start: TableState
+    commitment: str
+    start_at: float
+    moves: tuple[Action, ...]
+    """The actions after the deal; in a redacted copy, hidden discards are left out of them."""
+    hidden: dict[int, int]
+    """Redacted copies: the number of hidden discards of each move (by index in ``moves``)."""
+    result: dict[str, Any] | None
+    deal: Deal | None
+    """The full deck and salts; ``None`` in a redacted copy."""
+    leaves: tuple[bytes, ...]
+    openings: tuple[Opening, ...]
+
+    @property
+    def full(self) -> bool:
+        return self.deal is not None
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        assert self.deal is not None
+        return (StartHand(deal=self.deal, at=self.start_at), *self.moves)
+
+    def written(self) -> dict[str, Any]:
+        """The JSON a history writer gives for what was read."""
+        if self.deal is not None:
+            deal: dict[str, Any] = {
+                "deck": format_cards(self.deal.order),
+                "salts": [s.hex() for s in self.deal.salts],
+            }
+        else:
+            deal = {
+                "leaves": [leaf.hex() for leaf in self.leaves],
+                "openings": [
+                    [o.position, format_cards([o.card]), o.salt.hex()] for o in self.openings
+                ],
+            }
+        moves = []
+        for i, move in enumerate(self.moves):
+            raw = _action_json(move)
+            if i in self.hidden:
+                raw["discard"] = " ".join(HIDDEN for _ in range(self.hidden[i]))
+            moves.append(raw)
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "hand": self.hand,
+            "viewer": self.viewer,
+            "start": snapshot_to_json(self.start),
+            "commitment": self.commitment,
+            "deal": deal,
+            "actions": [{"type": "start_hand", "at": self.start_at}, *moves],
+            "result": self.result,
+        }
+
+
+def _is_hex(value: Any, size: int) -> bool:
+    return (
+        isinstance(value, str)
+        and len(value) == 2 * size
+        and all(ch in string.hexdigits[:16] for ch in value)
+    )
+
+
+def _object(data: Any, keys: Sequence[str], what: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise _bad(f"{what} must be an object.")
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise _bad(f"{what} has no {missing[0]!r}.")
+    unknown = sorted(set(data) - set(keys))
+    if unknown:
+        raise _bad(f"{what} has an unknown field {unknown[0]!r}.")
+    return data
+
+
+def _read_deal(raw: Any) -> tuple[Deal | None, tuple[bytes, ...], tuple[Opening, ...]]:
+    if isinstance(raw, dict) and "deck" in raw:
+        d = _object(raw, ("deck", "salts"), "The deal")
+        if not isinstance(d["deck"], str):
+            raise _bad("The deck must be text such as 'As Kd …'.")
+        salts = d["salts"]
+        if not isinstance(salts, list) or not all(_is_hex(s, SALT_BYTES) for s in salts):
+            raise _bad(f"The deal's salts must be a list of {SALT_BYTES}-byte hex strings.")
+        deal = Deal.from_order(parse_cards(d["deck"]), [bytes.fromhex(s) for s in salts])
+        return deal, deal.leaves(), ()
+    d = _object(raw, ("leaves", "openings"), "The deal")
+    leaves = d["leaves"]
+    if not isinstance(leaves, list) or len(leaves) != 52 or not all(_is_hex(x, 32) for x in leaves):
+        raise _bad("A player's copy lists the deck's 52 leaves, each a 32-byte hex digest.")
+    if not isinstance(d["openings"], list):
+        raise _bad("The openings must be a list of [position, card, salt].")
+    openings: list[Opening] = []
+    for n, item in enumerate(d["openings"], 1):
+        if not isinstance(item, list) or len(item) != 3:
+            raise _bad(f"Opening {n} must be [position, card, salt].")
+        position, card, salt = item
+        what = f"Opening {n}'s deck position"
+        whole(position, what, 0, 51)
+        if openings and position <= openings[-1].position:
+            raise _bad(f"Opening {n}: the openings must be in deck order, each position once.")
+        if not isinstance(card, str) or len(parse_cards(card)) != 1:
+            raise _bad(f"Opening {n} must name one card.")
+        if not _is_hex(salt, SALT_BYTES):
+            raise _bad(f"Opening {n}'s salt must be {SALT_BYTES} bytes in hex.")
+        openings.append(Opening(position, parse_cards(card)[0], bytes.fromhex(salt)))
+    return None, tuple(bytes.fromhex(x) for x in leaves), tuple(openings)
+
+
+def _read_result(raw: Any) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    r = _object(raw, _RESULT_KEYS, "The result")
+    if not all(isinstance(r[k], list) for k in _RESULT_KEYS):
+        raise _bad("The result lists seats, totals, money and fouls.")
+    if len({len(r[k]) for k in _RESULT_KEYS}) != 1:
+        raise _bad("The result's seats, totals, money and fouls must be as long as each other.")
+    for k in ("seats", "totals", "money"):
+        for value in r[k]:
+            whole(value, f"The result's {k}")
+    if not all(isinstance(f, bool) for f in r["fouls"]):
+        raise _bad("The result's fouls must be true or false.")
+    return r
+
+
+def _read(data: Any) -> _Read:
+    """Read a history's JSON (full or redacted); :class:`RuleError` says what is malformed."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _bad(f"This is not a Thirteen hand history (format {FORMAT!r} expected).")
     if data.get("version") != VERSION:
         raise _bad(f"Unsupported history version {data.get('version')!r}; expected {VERSION}.")
-    deal_data = data.get("deal")
-    if not isinstance(deal_data, dict) or "deck" not in deal_data:
-        raise _bad("This history is redacted: it has no full deck to replay.")
-    deck = parse_cards(deal_data["deck"]) if isinstance(deal_data["deck"], str) else []
-    salts_raw = deal_data.get("salts")
-    if not isinstance(salts_raw, list):
-        raise _bad("The deal's salts are missing.")
+    _object(data, _KEYS, "A hand history")
     try:
-        deal = Deal.from_order(deck, [bytes.fromhex(s) for s in salts_raw])
-    except (ValueError, TypeError):
-        raise _bad("The deal's salts must be hex strings.") from None
-    actions_raw = data.get("actions")
-    if not isinstance(actions_raw, list) or not actions_raw:
+        start = snapshot_from_json(data["start"])
+        deal, leaves, openings = _read_deal(data["deal"])
+    except (TypeError, ValueError, KeyError, OverflowError) as e:
+        if isinstance(e, RuleError):
+            raise _bad(str(e)) from None
+        raise _bad(f"The history is malformed ({type(e).__name__}: {e}).") from None
+    hand = whole(data["hand"], "The hand number", 1)
+    viewer = data["viewer"]
+    if viewer not in ("all", "spectator"):
+        whole(viewer, 'The viewer ("all", "spectator" or a seat)', 0, len(start.seats) - 1)
+    if not _is_hex(data["commitment"], 32) or data["commitment"] != data["commitment"].lower():
+        raise _bad("The commitment must be a SHA-256 digest in lowercase hex.")
+    raw_actions = data["actions"]
+    if not isinstance(raw_actions, list) or not raw_actions:
         raise _bad("A history needs its actions, the deal first.")
-    actions: list[Action] = []
-    for i, raw in enumerate(actions_raw, 1):
-        if i == 1:
-            if not isinstance(raw, dict) or raw.get("type") != "start_hand":
-                raise _bad("The first action of a history is the deal (start_hand).")
-            at = raw.get("at", 0.0)
-            actions.append(StartHand(deal=deal, at=float(at)))
-            continue
+    first = raw_actions[0]
+    if not isinstance(first, dict) or first.get("type") != "start_hand":
+        raise _bad("The first action of a history is the deal (start_hand).")
+    _object(first, ("type", "at"), "The deal (action 1)")
+    start_at = seconds(first["at"], "Action 1's at")
+    moves: list[Action] = []
+    hidden: dict[int, int] = {}
+    for i, raw in enumerate(raw_actions[1:]):
+        if isinstance(raw, dict) and raw.get("type") == "start_hand":
+            raise _bad(f"Action {i + 2}: a history holds one deal, the first action.")
+        discard = raw.get("discard") if isinstance(raw, dict) else None
+        if (
+            deal is None
+            and isinstance(discard, str)
+            and discard
+            and set(discard.split()) == {HIDDEN}
+        ):
+            hidden[i] = len(discard.split())
+            raw = {**raw, "discard": ""}
         try:
-            actions.append(action_from_json(raw))
+            moves.append(action_from_json(raw))
         except RuleError as e:
-            raise _bad(f"Action {i}: {e}") from None
-    start = snapshot_from_json(data.get("start"))
-    return HandHistory(start=start, actions=tuple(actions), result=data.get("result"))
+            raise _bad(f"Action {i + 2}: {e}") from None
+    return _Read(
+        hand=hand,
+        viewer=viewer,
+        start=start,
+        commitment=data["commitment"],
+        start_at=start_at,
+        moves=tuple(moves),
+        hidden=hidden,
+        result=_read_result(data["result"]),
+        deal=deal,
+        leaves=leaves,
+        openings=openings,
+    )
+
+
+def history_from_json(data: Any) -> HandHistory:
+    """A full history from JSON; :class:`RuleError` for anything malformed or redacted."""
+    read = _read(data)
+    if read.deal is None:
+        raise _bad("This history is redacted (a player's copy): it has no full deck to replay.")
+    return HandHistory(start=read.start, actions=read.actions, result=read.result)
 
 
 # --------------------------------------------------------------------------------- redaction
@@ -249,7 +380,7 @@ def redact_history(history: HandHistory, viewer: int | None) -> dict[str, Any]:
     for action, raw in zip(history.actions, full["actions"], strict=True):
         seat = getattr(action, "seat", None)
         if isinstance(action, Place) and seat != viewer and action.discard:
-            raw = {**raw, "discard": " ".join("??" for _ in action.discard)}
+            raw = {**raw, "discard": " ".join(HIDDEN for _ in action.discard)}
         actions.append(raw)
     full.update(
         viewer="spectator" if viewer is None else viewer,
@@ -265,78 +396,177 @@ def redact_history(history: HandHistory, viewer: int | None) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------- verify
+Status = Literal["verified", "partial", "failed", "unreadable"]
+
+
 @dataclass(frozen=True)
 class Verification:
-    """What :func:`verify_history` found; ``ok`` only when every check passed."""
+    """What :func:`verify_history` found.
 
-    ok: bool
-    checks: tuple[str, ...]
-    problems: tuple[str, ...]
+    ``status``: ``verified`` (everything the history states was checked), ``partial`` (what
+    was checked holds, but some of it cannot be: ``unchecked`` says what), ``failed`` (something
+    it states is false: ``problems``), ``unreadable`` (not a well-formed history).
+    """
+
+    status: Status
+    checks: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    unchecked: tuple[str, ...] = ()
+    commitment: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "verified"
 
 
-def verify_history(data: Any) -> Verification:
-    """Check a history's deal against its commitment and, for a full history, the replay."""
+def _describe(action: Action) -> str:
+    seat = getattr(action, "seat", None)
+    who = "" if seat is None else f"seat {seat} "
+    return f"{who}{action_name(action)} at {action.at!r}"
+
+
+def _points(result: dict[str, Any], i: int) -> str:
+    fouled = " (fouled)" if result["fouls"][i] else ""
+    return f"{result['totals'][i]:+d} points, {result['money'][i]:+d} money{fouled}"
+
+
+def _result_difference(stated: dict[str, Any], replayed: dict[str, Any]) -> str:
+    if stated["seats"] != replayed["seats"]:
+        return f"the file lists seats {stated['seats']}, the replay {replayed['seats']}"
+    for i, seat in enumerate(stated["seats"]):
+        if _points(stated, i) != _points(replayed, i):
+            said, replayed_text = _points(stated, i), _points(replayed, i)
+            return f"seat {seat}: the file says {said}, the replay {replayed_text}"
+    return "they differ"  # pragma: no cover - equal lines mean equal results
+
+
+def _first_difference(stated: Any, written: Any, path: str = "") -> str:
+    """Where ``stated`` first differs from ``written`` (a JSON path)."""
+    if isinstance(stated, dict) and isinstance(written, dict):
+        for key in sorted(set(stated) | set(written), key=str):
+            if stated.get(key, ...) != written.get(key, ...):
+                return _first_difference(stated.get(key), written.get(key), f"{path}.{key}")
+    if isinstance(stated, list) and isinstance(written, list) and len(stated) == len(written):
+        for i, (a, b) in enumerate(zip(stated, written, strict=True)):
+            if a != b:
+                return _first_difference(a, b, f"{path}[{i}]")
+    return path.lstrip(".") or "the whole file"
+
+
+def _check(read: _Read, data: Any) -> Verification:
     checks: list[str] = []
     problems: list[str] = []
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return Verification(False, (), (f"This is not a Thirteen hand history ({FORMAT}).",))
-    commitment = data.get("commitment")
-    deal = data.get("deal")
-    if not isinstance(commitment, str) or not isinstance(deal, dict):
-        return Verification(False, (), ("The history has no commitment or deal.",))
-    if "deck" in deal:
-        try:
-            history = history_from_json(data)
-        except RuleError as e:
-            return Verification(False, (), (str(e),))
-        if history.deal.commitment == commitment:
-            checks.append("the deck and salts match the published commitment")
-        else:
-            problems.append("the deck and salts do not match the published commitment")
-        try:
-            final = replay(history)
-        except RuleError as e:
-            problems.append(f"the actions do not replay: {e}")
-        else:
-            checks.append(f"all {len(history.actions)} actions replay")
-            summary = result_summary(final)
-            if data.get("result") is None:
-                problems.append("the history records no result to compare")
-            elif summary != data.get("result"):
-                problems.append("the replayed result differs from the recorded result")
-            else:
-                checks.append("the replayed result equals the recorded result")
-        return Verification(not problems, tuple(checks), tuple(problems))
-    try:
-        leaves = [bytes.fromhex(x) for x in deal["leaves"]]
-        openings = [
-            Opening(int(p), parse_cards(card)[0], bytes.fromhex(salt))
-            for p, card, salt in deal["openings"]
-        ]
-    except (KeyError, TypeError, ValueError, RuleError):
-        return Verification(False, (), ("The redacted deal is malformed.",))
-    if len(leaves) != 52 or root_digest(leaves) != commitment:
-        problems.append("the leaves do not make the published commitment")
-    elif not verify_openings(commitment, leaves, openings):
-        bad = [o for o in openings if leaf_digest(o.position, o.card, o.salt) != leaves[o.position]]
-        problems.append(f"{len(bad)} opened card(s) do not match the commitment")
+    unchecked: list[str] = []
+    start = read.start
+    players = sum(s is not None for s in start.seats)
+    root = root_digest(read.leaves)
+    what = "deck with its salts" if read.full else "52 leaves of the deck"
+    if header_commitment(read.hand, start, read.start_at, root) == read.commitment:
+        checks.append(
+            f"the header (hand {read.hand}, {start.rules.name} rules, {players} seated players "
+            f"with their stacks, the button, the deal at {read.start_at!r}) and the {what} make "
+            "the commitment"
+        )
     else:
-        checks.append(f"{len(openings)} opened cards match the published commitment")
-        checks.append("a redacted history cannot be replayed; ask for the full history to replay")
-    return Verification(not problems, tuple(checks), tuple(problems))
+        problems.append(
+            f"the header (hand number, rules, seats, stacks, button, time of the deal) and the "
+            f"{what} do not make the published commitment"
+        )
+    if read.hand != start.hands_played + 1:
+        problems.append(
+            f"the file calls this hand {read.hand}, but the table had played "
+            f"{start.hands_played} hands before it"
+        )
+    if read.full:
+        if read.viewer != "all":
+            problems.append(
+                f"a history with the full deck is everyone's (viewer all), not {read.viewer!r}"
+            )
+        _check_replay(read, checks, problems)
+    else:
+        _check_copy(read, checks, problems, unchecked)
+    if not problems and read.written() != data:
+        place = _first_difference(data, read.written())
+        problems.append(f"the file writes {place} differently from the history it holds")
+    status: Status = "failed" if problems else "partial" if unchecked else "verified"
+    return Verification(status, tuple(checks), tuple(problems), tuple(unchecked), read.commitment)
 
 
-# --------------------------------------------------------------------------------- text
-def _rows_text(front: Sequence[Card], middle: Sequence[Card], back: Sequence[Card]) -> str:
-    return " | ".join(
-        f"{name}: {format_cards(cards) or '-'}"
-        for name, cards in (("front", front), ("middle", middle), ("back", back))
+def _check_replay(read: _Read, checks: list[str], problems: list[str]) -> None:
+    state = read.start
+    actions = read.actions
+    for i, action in enumerate(actions, 1):
+        try:
+            state, _ = apply(state, action)
+        except RuleError as e:
+            problems.append(f"action {i} ({_describe(action)}) is refused: {e}")
+            return
+    if state.phase != Phase.SHOWDOWN:
+        waiting = ", ".join(str(s) for s in sorted(deciders(state))) or "nobody"
+        problems.append(
+            f"the {len(actions)} actions stop before the showdown (seats still to act: "
+            f"{waiting}): an action is missing"
+        )
+        return
+    checks.append(
+        f"all {len(actions)} actions replay in time order, each decision within its deadline"
+    )
+    replayed = result_summary(state)
+    assert replayed is not None
+    if read.result is None:
+        problems.append("the history records no result")
+    elif read.result != replayed:
+        problems.append(
+            "the recorded result differs from the replay: "
+            + _result_difference(read.result, replayed)
+        )
+    else:
+        checks.append("the replayed result equals the recorded result")
+
+
+def _check_copy(read: _Read, checks: list[str], problems: list[str], unchecked: list[str]) -> None:
+    if read.viewer == "all":
+        problems.append("a player's copy names its viewer (a seat or spectator), not all")
+    elif read.viewer != "spectator" and read.start.seats[int(read.viewer)] is None:
+        problems.append(f"the copy is for seat {read.viewer}, but nobody sat there")
+    bad = [
+        o
+        for o in read.openings
+        if leaf_digest(o.position, o.card, o.salt) != read.leaves[o.position]
+    ]
+    if bad:
+        problems.append(
+            f"{len(bad)} opened card(s) do not match the commitment (the first at deck "
+            f"position {bad[0].position})"
+        )
+    else:
+        checks.append(
+            f"the {len(read.openings)} opened cards match their places in the committed deck"
+        )
+    times = [read.start.clock, read.start_at, *(m.at for m in read.moves)]
+    if any(later < earlier for earlier, later in pairwise(times)):
+        problems.append("the actions are not in time order")
+    else:
+        checks.append("the actions are in time order")
+    unchecked.append(
+        f"the {1 + len(read.moves)} actions and the result: a player's copy cannot be replayed "
+        "(the cards it does not open stay hidden), so only the room's signature can prove them"
     )
 
 
+def verify_history(data: Any) -> Verification:
+    """Check everything a history's JSON states (see :class:`Verification`)."""
+    try:
+        read = _read(data)
+    except RuleError as e:
+        return Verification("unreadable", problems=(str(e),))
+    return _check(read, data)
+
+
+# --------------------------------------------------------------------------------- text
 def _action_line(raw: dict[str, Any]) -> str:
     kind = raw["type"]
-    at = f"{float(raw.get('at', 0.0)):.3f}"
+    at = repr(float(raw["at"]))
     seat = raw.get("seat")
     if kind == "start_hand":
         return f"{at} start_hand"
@@ -350,8 +580,13 @@ def _action_line(raw: dict[str, Any]) -> str:
     if kind == "declare_natural":
         return f"{at} seat {seat} declare_natural {raw['natural']}"
     if kind == "sit":
-        return f"{at} seat {seat} sit {json.dumps(raw['player'])} {raw['stack']}"
+        return (
+            f"{at} seat {seat} sit {json.dumps(raw['player'], ensure_ascii=False)} {raw['stack']}"
+        )
     return f"{at} seat {seat} {kind}"
+
+
+_SEAT_FLAGS = ("sitting_out", "leaving", "sit_out_after_hand")
 
 
 def history_to_text(data: dict[str, Any]) -> str:
@@ -364,91 +599,166 @@ def history_to_text(data: dict[str, Any]) -> str:
         f"commitment: {data['commitment']}",
     ]
     start = data["start"]
+    if start["button"] is not None:
+        lines.append(f"button before the deal: seat {start['button']}")
     for i, s in enumerate(start["seats"]):
         if s is not None:
-            flags = [k for k in ("sitting_out", "leaving") if s.get(k)]
+            flags = [k for k in _SEAT_FLAGS if s.get(k)]
             fl = f" fantasyland {s['fantasyland']}" if s.get("fantasyland") else ""
-            who = f"seat {i}: {json.dumps(s['player'])} stack {s['stack']}{fl}"
-            lines.append(f"{who} {' '.join(flags)}".rstrip())
+            name = json.dumps(s["player"], ensure_ascii=False)
+            lines.append(f"seat {i}: {name} stack {s['stack']}{fl} {' '.join(flags)}".rstrip())
     lines.append("")
     lines.extend(_action_line(a) for a in data["actions"])
     if data.get("result"):
         r = data["result"]
         lines.append("")
-        for seat, total, money, foul in zip(
-            r["seats"], r["totals"], r["money"], r["fouls"], strict=True
-        ):
-            fouled = " (fouled)" if foul else ""
-            lines.append(f"result seat {seat}: {total:+d} points, {money:+d} money{fouled}")
+        for i, seat in enumerate(r["seats"]):
+            lines.append(f"result seat {seat}: {_points(r, i)}")
     lines.append("")
     payload = {k: data[k] for k in ("start", "deal", "result")}
-    lines.append("data: " + json.dumps(payload, separators=(",", ":")))
+    lines.append("data: " + canonical_json(payload).decode("utf-8"))
     return "\n".join(lines) + "\n"
 
 
+_HEADER = re.compile(
+    r"# Thirteen hand history v(\d{1,3}) — hand (\d{1,12}), viewer (all|spectator|\d{1,3})"
+)
+_SEAT_ACTION = re.compile(r"seat (\d{1,6}) ([a-z_]+)(?: (.+))?")
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+
+
 def _parse_action_line(line: str) -> dict[str, Any]:
-    parts = line.split(" ", 3)
+    unreadable = _bad(f"Cannot read the action line {line!r}.")
+    at_text, _, rest = line.partition(" ")
     try:
-        at = float(parts[0])
-    except ValueError:
-        raise _bad(f"Cannot read the action line {line!r}.") from None
-    if parts[1] == "start_hand":
+        at = seconds(float(at_text), "at")
+    except (ValueError, RuleError):
+        raise unreadable from None
+    if rest == "start_hand":
         return {"type": "start_hand", "at": at}
-    if len(parts) < 4 or parts[1] != "seat" or not parts[2].isdigit():
-        raise _bad(f"Cannot read the action line {line!r}.")
-    seat = int(parts[2])
-    rest = parts[3]
-    kind, _, tail = rest.partition(" ")
-    raw: dict[str, Any] = {"type": kind, "seat": seat, "at": at}
+    m = _SEAT_ACTION.fullmatch(rest)
+    if m is None:
+        raise unreadable
+    kind, tail = m[2], m[3]
+    raw: dict[str, Any] = {"type": kind, "seat": int(m[1]), "at": at}
     if kind in ("place", "set_hand"):
-        for chunk in tail.split(" | "):
-            name, _, cards = chunk.partition(": ")
-            raw[name.strip()] = "" if cards.strip() == "-" else cards.strip()
-    elif kind == "declare_natural":
-        raw["natural"] = tail.strip()
-    elif kind == "sit":
-        player, _, stack = tail.rpartition(" ")
-        raw["player"] = json.loads(player)
+        names = ("front", "middle", "back", "discard")[: 4 if kind == "place" else 3]
+        chunks = (tail or "").split(" | ")
+        if len(chunks) != len(names):
+            raise unreadable
+        for name, chunk in zip(names, chunks, strict=True):
+            label, sep, cards = chunk.partition(": ")
+            if label != name or not sep:
+                raise unreadable
+            raw[name] = "" if cards == "-" else cards
+    elif kind == "declare_natural" and tail:
+        raw["natural"] = tail
+    elif kind == "sit" and tail:
+        try:
+            player, end = json.JSONDecoder().raw_decode(tail)
+        except ValueError:
+            raise unreadable from None
+        stack = tail[end:]
+        if not re.fullmatch(r" \d{1,30}", stack):
+            raise unreadable
+        raw["player"] = player
         raw["stack"] = int(stack)
+    elif tail is not None or kind in ("place", "set_hand", "declare_natural", "sit"):
+        raise unreadable
     return raw
 
 
 def history_from_text(text: str) -> dict[str, Any]:
-    """The JSON history written by :func:`history_to_text`."""
-    lines = text.splitlines()
-    if not lines or not lines[0].startswith("# Thirteen hand history v"):
-        raise _bad("This is not a Thirteen text hand history.")
-    head = lines[0].split()
-    version = int(head[4][1:])
-    hand = int(head[7].rstrip(","))
-    viewer_raw = head[-1]
-    viewer: Any = int(viewer_raw) if viewer_raw.lstrip("-").isdigit() else viewer_raw
-    commitment = ""
-    actions: list[dict[str, Any]] = []
-    payload: dict[str, Any] = {}
-    for line in lines[1:]:
-        if line.startswith("commitment: "):
-            commitment = line.split(": ", 1)[1]
-        elif line.startswith("data: "):
-            payload = json.loads(line[6:])
-        elif line and line[0].isdigit():
-            actions.append(_parse_action_line(line))
-    if not payload:
-        raise _bad("The text history has no data line.")
+    """The JSON history a text history states (its action lines and its ``data:`` line).
+
+    The other lines are derived; :func:`verify_text` checks them against what this returns.
+    """
+    text = text.removeprefix("\ufeff")
+    long = _LONG_NUMBER.search(text)
+    if long is not None:
+        raise _bad(f"The text holds a number of {long.end() - long.start()} digits; too long.")
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    head = _HEADER.fullmatch(lines[0]) if lines else None
+    if head is None:
+        raise _bad("This is not a Thirteen text hand history (its first line says what it is).")
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        if line:
+            blocks[-1].append(line)
+        else:
+            blocks.append([])
+    if len(blocks) not in (3, 4) or not all(blocks):
+        raise _bad(
+            "A text history has a header, the actions, the results and the data line, with one "
+            "blank line between them."
+        )
+    data_block = blocks[-1]
+    if len(data_block) != 1 or not data_block[0].startswith("data: "):
+        raise _bad("A text history ends with its data line.")
+    try:
+        payload = json.loads(data_block[0].removeprefix("data: "))
+    except (ValueError, RecursionError) as e:
+        raise _bad(f"The data line is not readable JSON ({type(e).__name__}).") from None
+    _object(payload, ("start", "deal", "result"), "The data line")
+    commitments = [line for line in blocks[0] if line.startswith("commitment: ")]
+    if len(commitments) != 1:
+        raise _bad("A text history states its commitment once, in its header.")
+    viewer: str = head[3]
     return {
         "format": FORMAT,
-        "version": version,
-        "hand": hand,
-        "viewer": viewer,
+        "version": int(head[1]),
+        "hand": int(head[2]),
+        "viewer": int(viewer) if viewer.isdigit() else viewer,
         "start": payload["start"],
-        "commitment": commitment,
+        "commitment": commitments[0].removeprefix("commitment: "),
         "deal": payload["deal"],
-        "actions": actions,
+        "actions": [_parse_action_line(line) for line in blocks[1]],
         "result": payload["result"],
     }
 
 
+def verify_text(text: str) -> Verification:
+    """Check a text history: read what it states (:func:`history_from_text`), check that every
+    other line is what the history gives (modulo trailing spaces), and verify it like JSON."""
+    try:
+        data = history_from_text(text)
+        read = _read(data)
+    except RuleError as e:
+        return Verification("unreadable", problems=(str(e),))
+    given = [line.rstrip() for line in text.removeprefix("\ufeff").split("\n")]
+    wanted = history_to_text(data).split("\n")
+    while given and not given[-1]:
+        given.pop()
+    while wanted and not wanted[-1]:
+        wanted.pop()
+    for n, (line, want) in enumerate(zip(given, wanted, strict=False), 1):
+        if line != want:
+            return Verification(
+                "failed",
+                problems=(
+                    f"line {n} says {_short(line)!r}, but its history gives {_short(want)!r}",
+                ),
+                commitment=read.commitment,
+            )
+    if len(given) != len(wanted):
+        return Verification(
+            "failed",
+            problems=(f"the text has {len(given)} lines; its history gives {len(wanted)}",),
+            commitment=read.commitment,
+        )
+    return _check(read, data)
+
+
+def _short(line: str) -> str:
+    return line if len(line) <= 100 else line[:99] + "…"
+
+
 __all__ = [
+    "FORMAT",
+    "HIDDEN",
+    "VERSION",
     "HandHistory",
     "Verification",
     "begin_history",
@@ -464,5 +774,6 @@ __all__ = [
     "snapshot_from_json",
     "snapshot_to_json",
     "verify_history",
+    "verify_text",
     "visible_cards",
 ]

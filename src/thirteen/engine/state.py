@@ -116,6 +116,8 @@ class HandState:
     number: int
     button: int
     deal: Deal
+    commitment: str
+    """What the table published before the deal: the deck's root bound to the hand's header."""
     slice_size: int
     boards: tuple[Board, ...]
     street: int

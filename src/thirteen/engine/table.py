@@ -23,6 +23,7 @@ position whatever anyone decides (seed 004's duplicate system).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -69,6 +70,7 @@ from thirteen.engine.rules import Rules
 from thirteen.engine.scoring import DeclaredNatural, Showing, score
 from thirteen.engine.scoring import SetHand as SetHandShowing
 from thirteen.engine.scoring import Surrender as SurrenderShowing
+from thirteen.engine.snapshot import hand_commitment
 from thirteen.engine.state import (
     ROW_CAPACITY,
     Board,
@@ -97,7 +99,13 @@ def apply(state: TableState, action: Action) -> tuple[TableState, tuple[Event, .
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise IllegalActionError("bad_action", f"{type(action).__name__} is not a table action.")
-    now = max(state.clock, action.at)
+    if not state.clock <= action.at < math.inf:
+        raise _illegal(
+            "time_order",
+            f"An action's time must not be before the table's clock ({state.clock:.3f} s); "
+            f"this one is stamped {action.at!r}.",
+        )
+    now = action.at
     new_state, events = handler(state, now, action)
     return replace(new_state, clock=now, state_id=state.state_id + 1), tuple(events)
 
@@ -236,6 +244,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
         number=state.hands_played + 1,
         button=button,
         deal=action.deal,
+        commitment=hand_commitment(state, now, action.deal.root),
         slice_size=slice_size,
         boards=tuple(boards),
         street=0,
@@ -252,7 +261,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
             hand.number,
             button,
             tuple(order),
-            action.deal.commitment,
+            hand.commitment,
             tuple((seat, fl_seats[seat]) for seat in order if seat in fl_seats),
         )
     )
@@ -329,7 +338,7 @@ def _open_decisions(state: TableState, now: float) -> tuple[TableState, list[Eve
     return replace(state, hand=new_hand), events
 
 
-def _deciding_board(state: TableState, seat: int) -> tuple[int, Board]:
+def _deciding_board(state: TableState, seat: int, now: float) -> tuple[int, Board]:
     """The board of a seat that may act now, or the reason it may not."""
     if state.phase != Phase.PLAYING or state.hand is None:
         raise _illegal("no_hand", "No hand is in play.")
@@ -341,6 +350,12 @@ def _deciding_board(state: TableState, seat: int) -> tuple[int, Board]:
         raise _illegal("already_done", "You have already finished this hand.")
     if not may_decide(state, board):
         raise _illegal("not_your_turn", "It is not your turn.")
+    if board.deadline is not None and now > board.deadline:
+        raise _illegal(
+            "too_late",
+            f"Seat {seat}'s time ran out {now - board.deadline:.3f} seconds ago; "
+            "only the timeout is accepted now.",
+        )
     return state.hand.index_of(seat), board
 
 
@@ -367,7 +382,7 @@ def _check_from(cards: Sequence[Card], pool: Sequence[Card], what: str) -> None:
 
 def _set_hand(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
     assert isinstance(action, SetHand)
-    index, board = _deciding_board(state, action.seat)
+    index, board = _deciding_board(state, action.seat, now)
     rules = state.rules
     if rules.is_ofc and not board.in_fantasyland:
         raise _illegal("use_place", "Play your street with place; only fantasyland sets at once.")
@@ -399,7 +414,7 @@ def _declare_natural(
     state: TableState, now: float, action: Action
 ) -> tuple[TableState, list[Event]]:
     assert isinstance(action, DeclareNatural)
-    index, board = _deciding_board(state, action.seat)
+    index, board = _deciding_board(state, action.seat, now)
     rules = state.rules
     if rules.natural_payout(action.natural) is None:
         raise _illegal(
@@ -430,7 +445,7 @@ def _declare_natural(
 
 def _surrender(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
     assert isinstance(action, Surrender)
-    index, board = _deciding_board(state, action.seat)
+    index, board = _deciding_board(state, action.seat, now)
     if not state.rules.surrender:
         raise _illegal("no_surrender", f"{state.rules.name} has no surrender.")
     new_board = replace(board, outcome="surrendered", deadline=None)
@@ -441,7 +456,7 @@ def _surrender(state: TableState, now: float, action: Action) -> tuple[TableStat
 
 def _place(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
     assert isinstance(action, Place)
-    index, board = _deciding_board(state, action.seat)
+    index, board = _deciding_board(state, action.seat, now)
     rules = state.rules
     if not rules.is_ofc or board.in_fantasyland:
         raise _illegal("use_set_hand", "Set all your cards at once with set_hand.")
@@ -519,7 +534,7 @@ def _timeout(state: TableState, now: float, action: Action) -> tuple[TableState,
             )
         move = auto_action(state, seat)
         # Mark the seat first, so a timeout that ends the hand sits it out at the showdown.
-        marked = _replace_board(state, index, replace(board, timed_out=True))
+        marked = _replace_board(state, index, replace(board, timed_out=True, deadline=None))
         marked = _with_seat(marked, seat, replace(s, sit_out_after_hand=True))
         new, events = _HANDLERS[type(move)](marked, now, replace(move, at=now))
         return new, [TimedOut(seat), *events]

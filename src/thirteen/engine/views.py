@@ -216,7 +216,7 @@ def view(state: TableState, viewer: int | None) -> TableView:
         hand_view = HandView(
             number=hand.number,
             button=hand.button,
-            commitment=hand.deal.commitment,
+            commitment=hand.commitment,
             street=hand.street,
             to_act=tuple(sorted(deciders(state).items())),
             boards=tuple(_board_view(state, b, viewer) for b in hand.boards),
