@@ -41,3 +41,14 @@ def test_no_top_up_during_a_hand() -> None:
 def test_top_up_has_a_json_form() -> None:
     action = TopUp(seat=1, amount=250, at=3.0)
     assert action_from_json(action_to_json(action)) == action
+
+
+def test_every_event_has_a_json_form() -> None:
+    """FantasylandEarned's ``cards`` is a count, not cards (it used to crash event_to_json)."""
+    from thirteen.engine.events import FantasylandEarned, event_to_json
+
+    assert event_to_json(FantasylandEarned(2, 14)) == {
+        "event": "FantasylandEarned",
+        "seat": 2,
+        "cards": 14,
+    }

@@ -8,6 +8,7 @@ viewer may know at that moment (``history.visible_cards``). It is independent of
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +21,8 @@ from thirteen.engine.rules import Rules
 from thirteen.engine.state import TableState
 from thirteen.engine.table import apply
 
+CARDS_TEXT = re.compile(r"(?:[2-9TJQKA][cdhs]|\?\?)(?: (?:[2-9TJQKA][cdhs]|\?\?))*")
+"""A string of cards as the room writes them (``??`` for a hidden one)."""
 CARD_KEYS = {"cards", "front", "middle", "back", "discards", "dealt", "discard"}
 
 
@@ -49,23 +52,32 @@ def decide(conn: TableConnection, rules: Rules, rng: random.Random) -> dict[str,
 def play(
     conn: TableConnection, rules: Rules, hands: int, seed: int = 0, timeout: float = 120
 ) -> int:
-    """Play until ``hands`` hands this seat was dealt into have settled; returns chips won."""
+    """Play ``hands`` hands from this seat, then leave (finishing a hand already dealt);
+    returns the chips won, counted from the settlements the socket was shown."""
     rng = random.Random(seed)
     settled = won = 0
+    seat = conn.seat
     seen = len(conn.frames)
-    while settled < hands:
-        frame = conn.receive(timeout=timeout)
-        assert frame is not None, conn.closed
+    leaving = False
+    while True:
         for earlier in conn.frames[seen:]:  # answer() below reads frames too: count them all
             for event in earlier.get("events", []):
-                if event["event"] == "HandSettled" and earlier["seat"] in event["seats"]:
+                if event["event"] == "HandSettled" and seat in event["seats"]:
                     settled += 1
-                    won += event["deltas"][event["seats"].index(earlier["seat"])]
+                    won += event["deltas"][event["seats"].index(seat)]
+                elif event["event"] == "PlayerLeft" and event["seat"] == seat:
+                    return won
         seen = len(conn.frames)
-        if frame["type"] in ("snapshot", "update") and conn.my_turn():
+        if settled >= hands and not leaving:
+            leaving = True
+            conn.do({"type": "leave"})
+            continue
+        if conn.frames[-1]["type"] in ("snapshot", "update") and conn.my_turn():
             answer = conn.answer(conn.act(decide(conn, rules, rng)))
             assert answer["type"] == "ack" or answer["code"] == "stale", answer
-    return won
+            continue
+        frame = conn.receive(timeout=timeout)
+        assert frame is not None, conn.closed
 
 
 def cards_in(value: Any, key: str = "") -> Iterator[Card]:
@@ -75,10 +87,8 @@ def cards_in(value: Any, key: str = "") -> Iterator[Card]:
     elif isinstance(value, list):
         for v in value:
             yield from cards_in(v, key)
-    elif isinstance(value, str) and key in CARD_KEYS and value:
-        yield from (
-            parse_cards(value.replace("??", "").strip()) if value.replace("??", "").strip() else ()
-        )
+    elif isinstance(value, str) and key in CARD_KEYS and CARDS_TEXT.fullmatch(value):
+        yield from parse_cards(" ".join(t for t in value.split() if t != "??"))
 
 
 def states_by_id(history: dict[str, Any]) -> dict[int, TableState]:

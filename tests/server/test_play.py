@@ -50,7 +50,6 @@ def test_a_person_plays_with_bots_and_nothing_leaks(
         conn.do({"type": "sit", "seat": seat, "buy_in": table["max_buy_in"]})
         assert conn.seat == seat or conn.wait(lambda f: f.get("seat") == seat)
         won = play(conn, rules, hands=2)
-        conn.do({"type": "leave"})
         # the spectator's frames are checked too, up to where the player stopped
         spectator.wait(lambda f: f.get("state_id", -1) >= conn.state_id)
         checked = check_no_leak(boss, table["id"], conn.frames)

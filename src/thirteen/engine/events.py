@@ -193,7 +193,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     out: dict[str, Any] = {"event": type(event).__name__}
     for f in dataclasses.fields(event):
         value = getattr(event, f.name)
-        if f.name in ("cards", "front", "middle", "back"):
+        if f.name in ("cards", "front", "middle", "back") and isinstance(value, tuple):
             out[f.name] = " ".join("??" if c < 0 else format_cards([c]) for c in value)
         elif isinstance(value, tuple):
             out[f.name] = [list(v) if isinstance(v, tuple) else v for v in value]

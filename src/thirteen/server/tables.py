@@ -454,6 +454,9 @@ class TableOwner:
         """Apply, journal (moving chips in the same transaction), then tell everyone."""
         started = time.perf_counter()
         before = self.state
+        action = replace(
+            action, at=max(action.at, before.clock)
+        )  # the table's clock never runs back
         new, events = apply(before, action)
         await self._commit(before, new, action, events, user_id, client_id)
         self.state = new
