@@ -192,9 +192,10 @@ def history_from_json(data: Any) -> HandHistory:
     if not isinstance(salts_raw, list):
         raise _bad("The deal's salts are missing.")
     try:
-        deal = Deal.from_order(deck, [bytes.fromhex(s) for s in salts_raw])
+        salts = [bytes.fromhex(s) for s in salts_raw]
     except (ValueError, TypeError):
         raise _bad("The deal's salts must be hex strings.") from None
+    deal = Deal.from_order(deck, salts)
     actions_raw = data.get("actions")
     if not isinstance(actions_raw, list) or not actions_raw:
         raise _bad("A history needs its actions, the deal first.")
