@@ -239,8 +239,33 @@ def test_rules_names_are_not_case_sensitive(cli: CLI, name: str, preset: str) ->
     assert json.loads(r.out)["name"] == preset
 
 
+def test_rules_lists_the_other_names(cli: CLI) -> None:
+    out = cli(["rules"]).out
+    assert "chinese or chinese-poker for chinese-1-6" in out
+    assert "pineapple for ofc-pineapple" in out
+    assert "not case-sensitive" in out
+    assert "(also called chinese, chinese-poker)" in cli(["rules", "chinese"]).out
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_rules_speak_of_the_game(cli: CLI, preset: str) -> None:
     out = cli(["rules", preset]).out
     assert "seed" not in out.lower()
     assert "()" not in out
+
+
+def test_piped_output_is_plain_lines(cli: CLI) -> None:
+    rules = cli(["rules"]).out.splitlines()
+    assert not any(set(line) & set("│┃━─┏└") for line in rules)
+    assert sum(line.startswith(tuple(PRESETS)) for line in rules) == len(PRESETS)
+    (progressive,) = [line for line in rules if line.startswith("ofc-pineapple-progressive ")]
+    assert "5, then 4 × 3 (discard 1)  AA 16, KK 15, QQ 14, trips 17" in progressive
+    hand = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
+    args = ["solve", "setting", hand, "--overrides", '{"natural_payouts": []}']
+    best = json.loads(cli([*args, "--json"]).out)
+    lines = cli(args).out.splitlines()
+    assert len(lines) == 6  # title, header, three rows, the verdict: nothing wrapped
+    assert lines[0] == f"{hand}  (chinese-1-6 (custom))"
+    for line, row in zip(lines[2:5], ("front", "middle", "back"), strict=True):
+        assert line.startswith(f"{row} ")
+        assert f" {best[row]} " in line

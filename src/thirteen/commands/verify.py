@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
 
-from thirteen.commands.common import console, fail, read_text
+from thirteen.commands.common import console, fail, parse_json, read_text
 from thirteen.engine.errors import RuleError
 from thirteen.engine.history import history_from_text, verify_history
 
@@ -21,10 +20,7 @@ def load_history(source: str) -> Any:
             return history_from_text(text)
         except (RuleError, ValueError, KeyError, IndexError) as e:
             fail(f"{name} is not a readable text hand history ({e}).")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        fail(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}.")
+    return parse_json(text, name)
 
 
 def verify(
