@@ -22,10 +22,14 @@ def run_cli(
     args: list[str],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-    stdin: str = "",
+    stdin: str | bytes = "",
 ) -> Run:
+    """``stdin`` as bytes is read as a real standard input is (through its binary buffer)."""
     monkeypatch.setattr(sys, "argv", ["thirteen", *args])
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    if isinstance(stdin, bytes):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+    else:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     code = 0
     try:
         main()

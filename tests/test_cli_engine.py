@@ -132,11 +132,11 @@ def test_score_ofc_from_stdin_with_overrides(cli: CLI) -> None:
         ('{"rules": "poker", "players": []}', "no preset 'poker'"),
         (
             '{"players": [{"front": "Qs Qd", "middle": "9c 9d 5h 5s 2d", "back": "Ah Kh 8h 6h 3h"},'
-            ' {"surrender": true}]}',
+            ' {"surrender": true, "cards": "2h 7s 4d 5c 5d 6s 7h 8c 8d 8s 9h Tc Jc"}]}',
             "front holds 3 cards, not 2",
         ),
         (
-            '{"players": [{"front": "Qs Qd 2c", "middle": "9c 9d 5h 5s 2d"}, {"surrender": true}]}',
+            '{"players": [{"front": "Qs Qd 2c", "middle": "9c 9d 5h 5s 2d"}, {"surrender": true, "cards": "2h 7s 4d 5c 5d 6s 7h 8c 8d 8s 9h Tc Jc"}]}',
             "back is missing",
         ),
         (
@@ -149,12 +149,21 @@ def test_score_ofc_from_stdin_with_overrides(cli: CLI) -> None:
             "Qs is used twice (players 1 and 2)",
         ),
         (
-            '{"players": [{"natural": "dragon", "cards": "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 8c"}, {"surrender": true}]}',
+            '{"players": [{"natural": "dragon", "cards": "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 8c"}, {"surrender": true, "cards": "9h 9s Th Ts Jh Js Qh Qs Kh Ks Ah As 2h"}]}',
             "Not dragon",
         ),
-        ('{"players": [{"natural": "dragon"}, {"surrender": true}]}', "cards must be text"),
-        ('{"players": [{"front": 3}, {"surrender": true}]}', "cards must be text"),
-        ('{"players": [{"wings": "As"}, {"surrender": true}]}', "unknown field 'wings'"),
+        (
+            '{"players": [{"natural": "dragon"}, {"surrender": true, "cards": "2h 7s 4d 5c 5d 6s 7h 8c 8d 8s 9h Tc Jc"}]}',
+            "cards must be text",
+        ),
+        (
+            '{"players": [{"front": 3}, {"surrender": true, "cards": "2h 7s 4d 5c 5d 6s 7h 8c 8d 8s 9h Tc Jc"}]}',
+            "cards must be text",
+        ),
+        (
+            '{"players": [{"wings": "As"}, {"surrender": true, "cards": "2h 7s 4d 5c 5d 6s 7h 8c 8d 8s 9h Tc Jc"}]}',
+            "unknown field 'wings'",
+        ),
         ('{"rules_overrides": {"scoring": "9-9"}, "players": []}', "scoring must be one of"),
     ],
 )
@@ -211,3 +220,52 @@ def test_the_installed_script_answers_with_exit_code_two() -> None:
     )
     assert bad.returncode == 2
     assert bad.stderr.startswith("thirteen: ")
+
+
+@pytest.mark.parametrize(
+    ("name", "preset"),
+    [
+        ("OFC", "ofc"),
+        ("Chinese", "chinese-1-6"),
+        ("chinese-2-4", "chinese-2-4"),
+        (" Pineapple ", "ofc-pineapple"),
+        ("PROGRESSIVE", "ofc-pineapple-progressive"),
+        ("ofcards", "open-face-cards"),
+    ],
+)
+def test_rules_names_are_not_case_sensitive(cli: CLI, name: str, preset: str) -> None:
+    r = cli(["rules", name, "--json"])
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["name"] == preset
+
+
+def test_rules_lists_the_other_names(cli: CLI) -> None:
+    out = cli(["rules"]).out
+    assert "chinese or chinese-poker for chinese-1-6" in out
+    assert "pineapple for ofc-pineapple" in out
+    assert "not case-sensitive" in out
+    assert "(also called chinese, chinese-poker)" in cli(["rules", "chinese"]).out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rules_speak_of_the_game(cli: CLI, preset: str) -> None:
+    out = cli(["rules", preset]).out
+    assert "seed" not in out.lower()
+    assert "()" not in out
+
+
+def test_piped_output_is_plain_lines(cli: CLI) -> None:
+    rules = cli(["rules"]).out.splitlines()
+    assert not any(set(line) & set("│┃━─┏└") for line in rules)
+    assert sum(line.startswith(tuple(PRESETS)) for line in rules) == len(PRESETS)
+    (progressive,) = [line for line in rules if line.startswith("ofc-pineapple-progressive ")]
+    assert "5, then 4 × 3 (discard 1)  AA 16, KK 15, QQ 14, trips 17" in progressive
+    hand = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
+    args = ["solve", "setting", hand, "--overrides", '{"natural_payouts": []}']
+    best = json.loads(cli([*args, "--json"]).out)
+    lines = cli(args).out.splitlines()
+    assert len(lines) == 6  # title, header, three rows, the verdict: nothing wrapped
+    assert lines[0] == f"{hand}  (chinese-1-6 (custom))"
+    for line, row in zip(lines[2:5], ("front", "middle", "back"), strict=True):
+        assert line.startswith(f"{row} ")
+        assert f" {best[row]} " in line

@@ -343,7 +343,7 @@ def test_a_late_decision_fails_even_when_every_later_time_moves_with_it(
         ("move_at_huge", "Action 3: at must be a finite number"),
         ("seat_text", "seat must be a whole number"),
         ("salts", "salts must be a list"),
-        ("deck", "A deck order must hold each of the 52 cards once"),
+        ("deck", "A deck holds each of the 52 cards once"),
         ("two_deals", "a history holds one deal"),
         ("result_shape", "as long as each other"),
         ("commitment_case", "lowercase hex"),

@@ -66,12 +66,19 @@ def test_one_argument_with_spaces_is_one_hand(cli: CLI) -> None:
 
 
 def test_rules_and_stay_value_options(cli: CLI) -> None:
-    r = cli(["solve", "fantasyland", HAND14, "--rules", "ofc", "--stay-value", "3", "--json"])
+    preset = "ofc-pineapple-progressive"
+    r = cli(["solve", "fantasyland", HAND14, "--rules", preset, "--stay-value", "3", "--json"])
     assert r.code == 0
     out = json.loads(r.out)
-    assert out["rules"] == "ofc"
-    assert {k: out[k] for k in expected(HAND14, "ofc", 3)} == expected(HAND14, "ofc", 3)
+    assert out["rules"] == preset
+    assert {k: out[k] for k in expected(HAND14, preset, 3)} == expected(HAND14, preset, 3)
     assert out["stay_value"] == 3
+
+
+def test_a_hand_the_rules_never_deal_is_refused(cli: CLI) -> None:
+    r = cli(["solve", "fantasyland", HAND14, "--rules", "ofc"])
+    assert r.code == 2
+    assert r.err == "thirteen: fantasyland in ofc deals 13 cards, not 14.\n"
 
 
 def test_stdin_one_hand_per_line(cli: CLI) -> None:

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from thirteen.bots.arena import play_hand, seated_table, seeded_deal
 from thirteen.bots.registry import make_bot
-from thirteen.commands.common import console
+from thirteen.commands.common import check_budget, console
 from thirteen.commands.histories import HistoriesOption, HistoryWriter, history_name
 from thirteen.engine.cards import Card, format_cards
 from thirteen.engine.deck import fresh_deal
@@ -59,12 +59,13 @@ def demo(
     hands: Annotated[int, typer.Option(min=1, max=20, help="Hands per preset.")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed the deals and the bots.")] = None,
     budget: Annotated[
-        float, typer.Option(min=0.0, max=5.0, help="Seconds the strong bot thinks per decision.")
+        float, typer.Option(help="Seconds the strong bot thinks per decision (at most 5).")
     ] = 0.05,
     histories: HistoriesOption = None,
 ) -> None:
     """Bots (strong, heuristic, random) play hands of every preset on a real table."""
     writer = None if histories is None else HistoryWriter(histories)
+    check_budget(budget, "--budget", "per decision", 5.0)
     rng = random.Random(seed)
     for name, rules in PRESETS.items():
         levels = list(SEATS[: min(rules.max_players, len(SEATS))])

@@ -18,7 +18,7 @@ from rich.table import Table
 from thirteen.bots.arena import ArenaResult, BotStats, play
 from thirteen.bots.base import Bot
 from thirteen.bots.registry import make_bot
-from thirteen.commands.common import console, emit, fail
+from thirteen.commands.common import MAX_BUDGET, check_budget, console, emit, fail
 from thirteen.commands.histories import HistoriesOption, HistoryWriter, history_name
 from thirteen.commands.simulate import progress_bar
 from thirteen.engine.rules import get_rules
@@ -103,9 +103,8 @@ def duel(
         fail(f"{rules.name} is played by 2 to {rules.max_players} bots, not {len(names)}.")
     if hands < 1:
         fail("Play at least one hand (--hands 1 or more).")
-    if not (budget >= 0 and math.isfinite(budget)):
-        fail(f"--budget is seconds per decision, 0 or more; not {budget}.")
     writer = None if histories is None else HistoryWriter(histories)
+    check_budget(budget, "--budget", "per decision", MAX_BUDGET)
     rng = random.Random(seed)
     bots: list[Bot] = [
         make_bot(name, rules, seed=None if seed is None else rng.randrange(2**31)) for name in names

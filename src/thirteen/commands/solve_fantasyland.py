@@ -9,7 +9,6 @@ from rich.table import Table
 
 from thirteen.bots.fantasyland import FantasylandSolution, solve_fantasyland
 from thirteen.commands.common import console, emit, fail, hand_texts
-from thirteen.commands.solve import solve_app
 from thirteen.engine.cards import Card, format_cards, parse_cards
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import describe
@@ -42,7 +41,21 @@ def _read_hand(text: str, where: str, rules: Rules | None) -> tuple[list[Card], 
         fail(f"{prefix}{e}")
     if not 13 <= len(cards) <= 17:
         fail(f"{prefix}a fantasyland hand has 13 to 17 cards, not {len(cards)}.")
-    return cards, rules or _fantasyland_rules(default_preset(len(cards)))
+    if rules is None:
+        return cards, _fantasyland_rules(default_preset(len(cards)))
+    sizes = dealt_sizes(rules)
+    if len(cards) not in sizes:
+        dealt = " or ".join(map(str, sizes))
+        fail(f"{prefix}fantasyland in {rules.name} deals {dealt} cards, not {len(cards)}.")
+    return cards, rules
+
+
+def dealt_sizes(rules: Rules) -> list[int]:
+    """How many cards a fantasyland of these rules may deal, fewest first."""
+    sizes = {cards for _, cards in rules.fantasyland_entry}
+    if rules.fantasyland_repeat_cards is not None:
+        sizes.add(rules.fantasyland_repeat_cards)
+    return sorted(sizes)
 
 
 def _as_json(cards: list[Card], rules: Rules, best: FantasylandSolution) -> dict[str, Any]:
@@ -92,7 +105,6 @@ def _show(cards: list[Card], rules: Rules, best: FantasylandSolution) -> None:
     )
 
 
-@solve_app.command("fantasyland")
 def fantasyland_command(
     cards: Annotated[
         list[str] | None,

@@ -20,8 +20,7 @@ from rich.table import Table
 from thirteen.bots import _ofc_kernels as k
 from thirteen.bots._ofc_model import Opponent, Rows, Situation, later_streets, model_for
 from thirteen.bots.ofc_mc import STEPS_PER_SECOND, Option, analyze, reference_field
-from thirteen.commands.common import console, emit, fail
-from thirteen.commands.solve import solve_app
+from thirteen.commands.common import MAX_BUDGET, check_budget, console, emit, fail
 from thirteen.engine.cards import DECK, Card, format_cards, parse_cards
 from thirteen.engine.errors import RuleError
 from thirteen.engine.notation import ROW_ALIASES
@@ -113,7 +112,6 @@ def _placement_text(option: Option) -> str:
     return ", ".join(parts)
 
 
-@solve_app.command("ofc")
 def solve_ofc(
     rules_name: Annotated[str, typer.Option("--rules", help="OFC preset.")] = "ofc-pineapple",
     board: Annotated[
@@ -167,8 +165,7 @@ def solve_ofc(
         fail(f"{rules.name} has 1 to {rules.max_players - 1} opponents, not {opponents}.")
     if top < 1:
         fail("Show at least one option (--top 1 or more).")
-    if not (math.isfinite(budget) and budget > 0):
-        fail(f"--budget is seconds of sampling, more than 0; not {budget}.")
+    check_budget(budget, "--budget", "of sampling", MAX_BUDGET, zero=False)
     sizes, discards = later_streets(rules, street + 1)
     unseen = tuple(c for c in DECK if c not in seen)
     if len(unseen) < sum(sizes):

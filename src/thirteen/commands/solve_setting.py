@@ -14,7 +14,6 @@ from rich.table import Table
 
 from thirteen.bots.setter import SetterChoice, SetterTablesError, Setting, best_setting
 from thirteen.commands.common import console, emit, fail, hand_texts
-from thirteen.commands.solve import solve_app
 from thirteen.engine.cards import RANKS, Card, format_cards, parse_cards, rank_of
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import describe, evaluate
@@ -114,7 +113,6 @@ def _render(cards: list[Card], rules: Rules, choice: SetterChoice) -> None:
         )
 
 
-@solve_app.command("setting")
 def setting_command(
     cards: Annotated[
         list[str] | None,

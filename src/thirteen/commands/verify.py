@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import sys
 from typing import Annotated, Any
 
 import typer
 
-from thirteen.commands.common import console, fail, load_json, read_text
+from thirteen.commands.common import console, fail, parse_json, read_text
 from thirteen.engine.history import Verification, verify_history, verify_text
 
 VERIFIED, FAILED, UNREADABLE, PARTIAL = 0, 1, 2, 3
@@ -23,16 +22,7 @@ def load_history(source: str) -> str | Any:
     text = read_text(source)
     if text.removeprefix("\ufeff").startswith(TEXT_START):
         return text
-    name = "standard input" if source == "-" else source
-    stdin = sys.stdin
-    if source == "-":
-        sys.stdin = io.StringIO(text)  # load_json reads standard input itself: give it back
-    try:
-        return load_json(source)
-    except (ValueError, RecursionError) as e:  # in case the shared loader lets one through
-        fail(f"{name} is not a readable hand history ({type(e).__name__}: {e}).")
-    finally:
-        sys.stdin = stdin
+    return parse_json(text, "standard input" if source == "-" else source)
 
 
 def verify(

@@ -15,7 +15,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import SupportsIndex
 
-from thirteen.engine.errors import CardError
+from thirteen.engine.errors import CardError, quote
 
 Card = int
 CardSet = int
@@ -100,7 +100,7 @@ def parse_card(token: str) -> Card:
 
 def _unknown_card_message(token: str) -> str:
     return (
-        f'"{token}" is not a card: write a rank (2-9, T or 10, J, Q, K, A) '
+        f"{quote(token, limit=24)} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
         "followed by a suit (c, d, h, s), for example As or 10d."
     )
 

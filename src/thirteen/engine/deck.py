@@ -64,7 +64,8 @@ class Deal:
         """
         order = tuple(order)
         if sorted(order) != list(DECK):
-            raise CardError("bad_deck", "A deck order must hold each of the 52 cards once.")
+            has = f"has {len(order)} cards" if len(order) != 52 else "repeats a card"
+            raise CardError("bad_deck", f"A deck holds each of the 52 cards once; this one {has}.")
         if salts is None:
             salts = [secrets.token_bytes(SALT_BYTES) for _ in range(52)]
         salts = tuple(salts)

@@ -38,3 +38,27 @@ class RulesConfigError(RuleError):
 
 class IllegalActionError(RuleError):
     """An action the table does not allow right now (wrong seat, wrong phase, bad placement)."""
+
+
+def quote(text: str, limit: int = 40, mark: str = '"') -> str:
+    """User input as a message may show it: between ``mark``s, at most ``limit`` characters
+    (then ``…``), anything unprintable escaped — so a huge or binary input keeps the message one
+    short line.
+
+    >>> quote("Zz")
+    '"Zz"'
+    >>> quote("x" * 50, limit=8)
+    '"xxxxxxxx…"'
+    >>> quote("a\\tb\\udcff\\ufeff")
+    '"a\\\\tb\\\\xff\\\\ufeff"'
+    """
+    shown: list[str] = []
+    for ch in text[:limit]:
+        if ch.isprintable() and ch != "\\":
+            shown.append(ch)
+        elif "\udc80" <= ch <= "\udcff":  # a byte that was not UTF-8 (surrogate escape)
+            shown.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        else:
+            shown.append(repr(ch)[1:-1])
+    more = "…" if len(text) > limit else ""
+    return f"{mark}{''.join(shown)}{more}{mark}"

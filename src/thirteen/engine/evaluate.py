@@ -21,18 +21,20 @@ three) keys is unique for every rank multiset; flushes are looked up by the OR o
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from types import ModuleType
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from thirteen.engine.cards import RANK_NAMES, RANKS, Card
 from thirteen.engine.errors import CardError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Category(IntEnum):
@@ -67,7 +69,7 @@ CATEGORY_NAMES: tuple[str, ...] = (
 )
 
 # Rank keys whose sums over any 5-card (resp. 3-card) rank multiset are all distinct.
-# Found by a greedy search; _build_tables() re-checks the uniqueness every time it runs.
+# Found by a greedy search; _Tables() re-checks the uniqueness every time it runs.
 _KEYS5 = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
 _KEYS3 = (0, 1, 4, 13, 32, 71, 124, 218, 375, 572, 744, 1208, 1556)
 
@@ -78,103 +80,113 @@ _ACE = 12
 ClassKey = tuple[int, int, int, int, int, int]
 
 
-def _class_key(ranks: Sequence[int], *, flush: bool = False, wheel: bool = True) -> ClassKey:
-    counts = Counter(ranks)
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    shape = tuple(c for _, c in groups)
-    ordered = [r + 1 for r, _ in groups]
-    if len(ranks) == 5 and len(counts) == 5:
-        desc = sorted(ranks, reverse=True)
-        high: int | None = None
-        if desc[0] - desc[4] == 4:
-            high = desc[0]
-        elif wheel and desc == [_ACE, 3, 2, 1, 0]:
-            high = 3
-        if high is not None:
-            cat = Category.STRAIGHT_FLUSH if flush else Category.STRAIGHT
-            return (int(cat), high + 1, 0, 0, 0, 0)
-        cat = Category.FLUSH if flush else Category.HIGH_CARD
-        return (int(cat), *(r + 1 for r in desc))  # type: ignore[return-value]
-    cat = {
-        (4, 1): Category.QUADS,
-        (3, 2): Category.FULL_HOUSE,
-        (3, 1, 1): Category.TRIPS,
-        (2, 2, 1): Category.TWO_PAIR,
-        (2, 1, 1, 1): Category.PAIR,
-        (1, 1, 1, 1, 1): Category.HIGH_CARD,
-        (3,): Category.TRIPS,
-        (2, 1): Category.PAIR,
-        (1, 1, 1): Category.HIGH_CARD,
-    }[shape]
-    padded = [*ordered, 0, 0, 0, 0, 0][:5]
-    return (int(cat), *padded)  # type: ignore[return-value]
+Entry = tuple[ClassKey, int]
+"""A hand class and where the evaluator looks it up: a sum of rank keys, or a flush's rank bits."""
+_HIGH_FIRST = range(_ACE, -1, -1)
+
+
+def _five_card_classes() -> tuple[list[Entry], list[Entry]]:
+    """Every 5-card class: ``(plain, flushes)``, the classes of cards not all of one suit by the
+    sum of their :data:`_KEYS5`, and the flushes by their rank bits."""
+    k = _KEYS5
+    high_card, pair, two_pair, trips, straight, flush, full_house, quads, straight_flush = (
+        int(c) for c in Category
+    )
+    plain: list[Entry] = []
+    flushes: list[Entry] = []
+    for q in _HIGH_FIRST:
+        for x in _HIGH_FIRST:
+            if x != q:
+                plain.append(((quads, q + 1, x + 1, 0, 0, 0), 4 * k[q] + k[x]))
+                plain.append(((full_house, q + 1, x + 1, 0, 0, 0), 3 * k[q] + 2 * k[x]))
+    for t in _HIGH_FIRST:
+        others = [r for r in _HIGH_FIRST if r != t]
+        for a, b in combinations(others, 2):
+            plain.append(((trips, t + 1, a + 1, b + 1, 0, 0), 3 * k[t] + k[a] + k[b]))
+        for a, b, c in combinations(others, 3):
+            plain.append(((pair, t + 1, a + 1, b + 1, c + 1, 0), 2 * k[t] + k[a] + k[b] + k[c]))
+    for hi, lo in combinations(_HIGH_FIRST, 2):
+        for x in _HIGH_FIRST:
+            if x != hi and x != lo:
+                plain.append(((two_pair, hi + 1, lo + 1, x + 1, 0, 0), 2 * (k[hi] + k[lo]) + k[x]))
+    for a, b, c, d, e in combinations(_HIGH_FIRST, 5):
+        slot = k[a] + k[b] + k[c] + k[d] + k[e]
+        bits = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
+        if a - e == 4 or (a == _ACE and b == 3):  # a straight, or the wheel (5-high)
+            top = a + 1 if a - e == 4 else 4
+            plain.append(((straight, top, 0, 0, 0, 0), slot))
+            flushes.append(((straight_flush, top, 0, 0, 0, 0), bits))
+        else:
+            plain.append(((high_card, a + 1, b + 1, c + 1, d + 1, e + 1), slot))
+            flushes.append(((flush, a + 1, b + 1, c + 1, d + 1, e + 1), bits))
+    return plain, flushes
+
+
+def _three_card_classes() -> list[Entry]:
+    """Every front class by the sum of its :data:`_KEYS3`."""
+    k = _KEYS3
+    high_card, pair, trips = int(Category.HIGH_CARD), int(Category.PAIR), int(Category.TRIPS)
+    three: list[Entry] = []
+    for t in _HIGH_FIRST:
+        three.append(((trips, t + 1, 0, 0, 0, 0), 3 * k[t]))
+        for x in _HIGH_FIRST:
+            if x != t:
+                three.append(((pair, t + 1, x + 1, 0, 0, 0), 2 * k[t] + k[x]))
+    for a, b, c in combinations(_HIGH_FIRST, 3):
+        three.append(((high_card, a + 1, b + 1, c + 1, 0, 0), k[a] + k[b] + k[c]))
+    return three
+
+
+def _lookup(entries: list[Entry], index: dict[ClassKey, int], size: int) -> list[int]:
+    """A table of ``size`` slots holding each entry's index (-1 elsewhere); refuses collisions."""
+    table = [-1] * size
+    for key, slot in entries:
+        if table[slot] != -1:
+            raise AssertionError("rank keys collide")
+        table[slot] = index[key]
+    return table
+
+
+_LOW_WHEELS: dict[ClassKey, ClassKey] = {
+    (int(Category.STRAIGHT), 4, 0, 0, 0, 0): (int(Category.HIGH_CARD), _ACE + 1, 4, 3, 2, 1),
+    (int(Category.STRAIGHT_FLUSH), 4, 0, 0, 0, 0): (int(Category.FLUSH), _ACE + 1, 4, 3, 2, 1),
+}
+"""The only 5-card classes 2-7 lowball sees otherwise: the wheel is no straight there."""
 
 
 class _Tables:
-    """Lookup tables built once at import (a few tens of milliseconds)."""
+    """Lookup tables built once at import (a few milliseconds): every class is enumerated
+    directly, and the strengths are the classes' order."""
 
     def __init__(self) -> None:
-        five: list[tuple[list[int], bool]] = []
-        for multiset in combinations_with_replacement(range(13), 5):
-            if max(Counter(multiset).values()) <= 4:
-                five.append((list(multiset), False))
-        for rankset in combinations(range(13), 5):
-            five.append((list(rankset), True))
-        three = [list(m) for m in combinations_with_replacement(range(13), 3)]
-
-        keys5 = [_class_key(r, flush=f) for r, f in five]
-        keys3 = [_class_key(r) for r in three]
-        ordered = sorted(set(keys5) | set(keys3))
+        plain, flushes = _five_card_classes()
+        three = _three_card_classes()
+        front_keys = {key for key, _ in three}
+        ordered = sorted({key for key, _ in plain} | {key for key, _ in flushes} | front_keys)
         if len(ordered) != 7462 + 455:
             raise AssertionError("hand class count is wrong")
         index = {k: i for i, k in enumerate(ordered)}
         self.keys: tuple[ClassKey, ...] = tuple(ordered)
+        self.rank5 = _lookup(plain, index, 5 * _KEYS5[-1] + 1)
+        self.flush5 = _lookup(flushes, index, 1 << 13)
+        self.rank3 = _lookup(three, index, 3 * _KEYS3[-1] + 1)
 
-        low_keys = [_class_key(r, flush=f, wheel=False) for r, f in five]
-        low_ordered = sorted(set(low_keys))
+        # Lowball: the five-card classes in the same order, but for the wheels, reversed.
+        low_ordered = [k for k in ordered if k not in front_keys and k not in _LOW_WHEELS]
+        for low_key in _LOW_WHEELS.values():
+            insort(low_ordered, low_key)
         low_index = {k: len(low_ordered) - 1 - i for i, k in enumerate(low_ordered)}
-
-        self.rank5 = [-1] * (5 * _KEYS5[-1] + 1)
-        self.low5 = [-1] * (5 * _KEYS5[-1] + 1)
-        self.flush5 = [-1] * (1 << 13)
-        self.lowflush5 = [-1] * (1 << 13)
-        self.rank3 = [-1] * (3 * _KEYS3[-1] + 1)
-        for (ranks, flush), key, low_key in zip(five, keys5, low_keys, strict=True):
-            if flush:
-                bits = sum(1 << r for r in ranks)
-                self.flush5[bits] = index[key]
-                self.lowflush5[bits] = low_index[low_key]
-            else:
-                slot = sum(_KEYS5[r] for r in ranks)
-                if self.rank5[slot] != -1:
-                    raise AssertionError("5-card rank keys collide")
-                self.rank5[slot] = index[key]
-                self.low5[slot] = low_index[low_key]
-        for ranks, key in zip(three, keys3, strict=True):
-            slot = sum(_KEYS3[r] for r in ranks)
-            if self.rank3[slot] != -1:
-                raise AssertionError("3-card rank keys collide")
-            self.rank3[slot] = index[key]
+        low_plain = [(_LOW_WHEELS.get(key, key), slot) for key, slot in plain]
+        low_flushes = [(_LOW_WHEELS.get(key, key), bits) for key, bits in flushes]
+        self.low5 = _lookup(low_plain, low_index, 5 * _KEYS5[-1] + 1)
+        self.lowflush5 = _lookup(low_flushes, low_index, 1 << 13)
 
         self.card_key5 = [_KEYS5[c >> 2] for c in range(52)]
         self.card_key3 = [_KEYS3[c >> 2] for c in range(52)]
         self.card_bit = [1 << (c >> 2) for c in range(52)]
-        self.categories = tuple(Category(k[0]) for k in ordered)
-        front_keys = set(keys3)
+        categories = tuple(Category)
+        self.categories = tuple(categories[k[0]] for k in ordered)
         self.size3 = tuple(k in front_keys for k in ordered)
-        # For each front, the strongest five-card hand that ties it when only the front's own
-        # ranks are compared (seed 004's reading; see tie_ceiling()).
-        prefix_best: dict[tuple[int, ...], int] = {}
-        for i, k in enumerate(ordered):
-            if k not in front_keys:
-                for n in (1, 2, 3):
-                    prefix_best[(k[0], *k[1 : 1 + n])] = i
-        ceiling = list(range(len(ordered)))
-        for i, k in enumerate(ordered):
-            if k in front_keys:
-                n = sum(1 for r in k[1:] if r)
-                ceiling[i] = prefix_best.get((k[0], *k[1 : 1 + n]), i)
-        self.tie_ceiling = tuple(ceiling)
 
 
 _T = _Tables()
@@ -193,19 +205,67 @@ _CK5 = _T.card_key5
 _CK3 = _T.card_key3
 _BIT = _T.card_bit
 
-# numpy copies for the batch path (and for solvers that index them directly).
-CARD_KEY5 = np.array(_CK5, dtype=np.int32)
-CARD_KEY3 = np.array(_CK3, dtype=np.int32)
-CARD_RANK_BIT = np.array(_BIT, dtype=np.int32)
-RANK5_TABLE = np.array(_RANK5, dtype=np.int16)
-FLUSH5_TABLE = np.array(_FLUSH5, dtype=np.int16)
-RANK3_TABLE = np.array(_RANK3, dtype=np.int16)
-LOW5_TABLE = np.array(_LOW5, dtype=np.int16)
-LOWFLUSH5_TABLE = np.array(_LOWFLUSH5, dtype=np.int16)
-CATEGORY_OF = np.array([int(c) for c in _T.categories], dtype=np.int8)
-"""``CATEGORY_OF[strength]`` is the :class:`Category` value of a strength."""
-EVAL_TABLES = (CARD_KEY5, CARD_RANK_BIT, RANK5_TABLE, FLUSH5_TABLE, CARD_KEY3, RANK3_TABLE)
-"""The tables a compiled evaluator takes, in the order the solvers' kernels take them."""
+# numpy copies for the batch path (and for solvers that index them directly), made on first use
+# so that evaluating a hand needs no numpy.
+if TYPE_CHECKING:
+    CARD_KEY5: npt.NDArray[np.int32]
+    CARD_KEY3: npt.NDArray[np.int32]
+    CARD_RANK_BIT: npt.NDArray[np.int32]
+    RANK5_TABLE: npt.NDArray[np.int16]
+    FLUSH5_TABLE: npt.NDArray[np.int16]
+    RANK3_TABLE: npt.NDArray[np.int16]
+    LOW5_TABLE: npt.NDArray[np.int16]
+    LOWFLUSH5_TABLE: npt.NDArray[np.int16]
+    CATEGORY_OF: npt.NDArray[np.int8]
+    """``CATEGORY_OF[strength]`` is the :class:`Category` value of a strength."""
+    EVAL_TABLES: tuple[
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int16],
+        npt.NDArray[np.int16],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int16],
+    ]
+    """The tables a compiled evaluator takes, in the order the solvers' kernels take them:
+    ``(CARD_KEY5, CARD_RANK_BIT, RANK5_TABLE, FLUSH5_TABLE, CARD_KEY3, RANK3_TABLE)``."""
+
+
+@cache
+def _arrays() -> dict[str, Any]:
+    """The numpy tables (built once, on first use)."""
+    import numpy as np
+
+    arrays: dict[str, Any] = {
+        "CARD_KEY5": np.array(_CK5, dtype=np.int32),
+        "CARD_KEY3": np.array(_CK3, dtype=np.int32),
+        "CARD_RANK_BIT": np.array(_BIT, dtype=np.int32),
+        "RANK5_TABLE": np.array(_RANK5, dtype=np.int16),
+        "FLUSH5_TABLE": np.array(_FLUSH5, dtype=np.int16),
+        "RANK3_TABLE": np.array(_RANK3, dtype=np.int16),
+        "LOW5_TABLE": np.array(_LOW5, dtype=np.int16),
+        "LOWFLUSH5_TABLE": np.array(_LOWFLUSH5, dtype=np.int16),
+        "CATEGORY_OF": np.array([int(c) for c in _T.categories], dtype=np.int8),
+    }
+    arrays["EVAL_TABLES"] = tuple(
+        arrays[name]
+        for name in (
+            "CARD_KEY5",
+            "CARD_RANK_BIT",
+            "RANK5_TABLE",
+            "FLUSH5_TABLE",
+            "CARD_KEY3",
+            "RANK3_TABLE",
+        )
+    )
+    globals().update(arrays)
+    return arrays
+
+
+def __getattr__(name: str) -> Any:
+    """The numpy tables (``CARD_KEY5``, ``EVAL_TABLES``, …) are made when first asked for."""
+    if name.isupper() and name in _arrays():
+        return _arrays()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def evaluate5(a: Card, b: Card, c: Card, d: Card, e: Card) -> int:
@@ -271,6 +331,24 @@ def is_front_class(strength: int) -> bool:
     return _T.size3[strength]
 
 
+@cache
+def _tie_ceilings() -> tuple[int, ...]:
+    """For each front, the strongest five-card hand that ties it when only the front's own
+    ranks are compared (seed 004's reading; see :func:`tie_ceiling`); made on first use."""
+    ordered = _T.keys
+    prefix_best: dict[tuple[int, ...], int] = {}
+    for i, k in enumerate(ordered):
+        if not _T.size3[i]:
+            for n in (1, 2, 3):
+                prefix_best[(k[0], *k[1 : 1 + n])] = i
+    ceiling = list(range(len(ordered)))
+    for i, k in enumerate(ordered):
+        if _T.size3[i]:
+            n = sum(1 for r in k[1:] if r)
+            ceiling[i] = prefix_best.get((k[0], *k[1 : 1 + n]), i)
+    return tuple(ceiling)
+
+
 def tie_ceiling(strength: int) -> int:
     """The strongest hand a front *ties* when only the front's own ranks are compared.
 
@@ -278,7 +356,7 @@ def tie_ceiling(strength: int) -> int:
     its strict rule "front < middle" then needs ``middle > tie_ceiling(front)``. For a five-card
     strength this is the strength itself.
     """
-    return _T.tie_ceiling[strength]
+    return _tie_ceilings()[strength]
 
 
 @cache
@@ -286,6 +364,8 @@ def middle_floors(strict: bool) -> npt.NDArray[np.int64]:
     """``middle_floors(strict)[front]``: the weakest middle that does not foul against a front
     of that strength — the front itself, or past its :func:`tie_ceiling` under seed 004's strict
     rule. Read-only."""
+    import numpy as np
+
     floors = np.arange(NUM_STRENGTHS, dtype=np.int64)
     if strict:
         floors = np.array([tie_ceiling(s) + 1 for s in range(NUM_STRENGTHS)], dtype=np.int64)
@@ -377,6 +457,8 @@ def known_labels(size: int) -> frozenset[str]:
 
 def _as_hands(hands: npt.ArrayLike, sizes: tuple[int, ...]) -> npt.NDArray[np.int8]:
     """A C-contiguous int8 ``(N, size)`` array of valid card numbers, or :class:`CardError`."""
+    import numpy as np
+
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] not in sizes:
         wanted = " or ".join(f"(N, {n})" for n in sizes)
@@ -399,21 +481,30 @@ def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int16]:
     A compiled loop does the work (about 150 million five-card hands a second on one core).
     Cards must be distinct within each row; numbers outside 0..51 are refused.
     """
+    import numpy as np
+
     arr = _as_hands(hands, (3, 5))
     out = np.empty(arr.shape[0], dtype=np.int16)
-    k = _kernels()
+    k, t = _kernels(), _arrays()
     if arr.shape[1] == 3:
-        k.three_into(arr, CARD_KEY3, RANK3_TABLE, out)
+        k.three_into(arr, t["CARD_KEY3"], t["RANK3_TABLE"], out)
     else:
-        k.five_into(arr, CARD_KEY5, CARD_RANK_BIT, RANK5_TABLE, FLUSH5_TABLE, out)
+        k.five_into(
+            arr, t["CARD_KEY5"], t["CARD_RANK_BIT"], t["RANK5_TABLE"], t["FLUSH5_TABLE"], out
+        )
     return out
 
 
 def lowball_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int16]:
     """2-7 lowball strengths of an ``(N, 5)`` array of cards (higher is a better low)."""
+    import numpy as np
+
     arr = _as_hands(hands, (5,))
     out = np.empty(arr.shape[0], dtype=np.int16)
-    _kernels().five_into(arr, CARD_KEY5, CARD_RANK_BIT, LOW5_TABLE, LOWFLUSH5_TABLE, out)
+    t = _arrays()
+    _kernels().five_into(
+        arr, t["CARD_KEY5"], t["CARD_RANK_BIT"], t["LOW5_TABLE"], t["LOWFLUSH5_TABLE"], out
+    )
     return out
 
 

@@ -6,7 +6,8 @@ Input is validated here, at the edge, with sentences that name the player and th
 >>> from thirteen.engine.scoring import score
 >>> hands = [showing_from_json({"front": "Qs Qd 2c", "middle": "9c 9d 5h 5s 2d",
 ...                             "back": "Ah Kh 8h 6h 3h"}),
-...          showing_from_json({"surrender": True, "cards": ""})]
+...          showing_from_json({"surrender": True,
+...                             "cards": "2h 7s 4d 5c 5d 6s 7h 8c 8d 8s 9h Tc Jc"})]
 >>> showdown_to_json(score(get_rules("chinese-1-6"), hands))["totals"]
 [3, -3]
 """
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from thirteen.engine.cards import Card, format_cards, parse_cards
-from thirteen.engine.errors import RuleError
+from thirteen.engine.errors import RuleError, quote
 from thirteen.engine.evaluate import category_name, describe, evaluate
 from thirteen.engine.naturals import Natural
 from thirteen.engine.royalties import ROWS
@@ -39,6 +40,9 @@ ROW_ALIASES = {
     "bottom": "back",
 }
 """Names a row may go by in input (OFC players say top and bottom)."""
+HAND_SIZE = 13
+"""Cards in a whole hand: what a player sets, declares or gives up."""
+QUOTE = "'"
 
 
 def _bad(where: str, message: str) -> RuleError:
@@ -82,14 +86,19 @@ def showing_from_json(data: Any, where: str = "player") -> Showing:
         _only(keys, {"surrender", "cards"}, where)
         if data["surrender"] is not True:
             raise _bad(where, "surrender must be true (leave it out to play the hand).")
-        return Surrender(tuple(cards_from_json(data.get("cards", ""), where)), in_fl)
+        if "cards" not in data:
+            raise _bad(where, 'a surrender shows the 13 cards given up ("cards").')
+        cards = cards_from_json(data["cards"], where)
+        if len(cards) != HAND_SIZE:
+            raise _bad(where, f"a surrender gives up {HAND_SIZE} cards, not {len(cards)}.")
+        return Surrender(tuple(cards), in_fl)
     rows: dict[str, tuple[Card, ...]] = {}
     for key in keys:
         row = ROW_ALIASES.get(key)
         if row is None:
             raise _bad(
                 where,
-                f"unknown field {key!r}; a player has front, middle and back, "
+                f"unknown field {quote(key, mark=QUOTE)}; a player has front, middle and back, "
                 "or natural and cards, or surrender and cards.",
             )
         if row in rows:
@@ -106,7 +115,8 @@ def showing_from_json(data: Any, where: str = "player") -> Showing:
 def _only(keys: set[str], allowed: set[str], where: str) -> None:
     extra = keys - allowed
     if extra:
-        raise _bad(where, f"unexpected field {sorted(extra)[0]!r} next to {sorted(allowed)[0]!r}.")
+        first = quote(sorted(extra)[0], mark=QUOTE)
+        raise _bad(where, f"unexpected field {first} next to {sorted(allowed)[0]!r}.")
 
 
 def hand_json(cards: Sequence[Card]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from thirteen.engine.errors import RulesConfigError
+from thirteen.engine.errors import RulesConfigError, quote
 from thirteen.engine.evaluate import known_labels, label_floor
 from thirteen.engine.royalties import (
     EASTERN,
@@ -129,7 +129,8 @@ class Rules:
         default=True, metadata=_doc("The button does not move on a fantasyland hand.")
     )
     fan_bonuses: Entries = field(
-        default=(), metadata=_doc("Front 'fan' bonus each other player pays (seed 004).")
+        default=(),
+        metadata=_doc("Bonus each other player pays for a strong front (Open Face Cards' 'fan')."),
     )
     set_hand_seconds: float = field(default=90, metadata=_doc("Time to set 13 cards."))
     first_street_seconds: float = field(default=30, metadata=_doc("Time for an OFC first street."))
@@ -241,7 +242,7 @@ class Rules:
                     f"{row}: " + (", ".join(f"{k} {v}" for k, v in entries.items()) or "none")
                     for row, entries in zip(ROWS, value.as_dict().values(), strict=True)
                 )
-            elif isinstance(value, tuple) and value and isinstance(value[0], tuple):
+            elif isinstance(value, tuple) and (not value or isinstance(value[0], tuple)):
                 shown = ", ".join(f"{k} {v}" for k, v in value)
             elif f.name == "streets":
                 shown = self.streets_text
@@ -500,17 +501,25 @@ ALIASES = {
     "ofc-progressive": "ofc-pineapple-progressive",
     "ofcards": "open-face-cards",
 }
+"""Other names a preset answers to (``thirteen rules`` lists them)."""
+
+
+def aliases_of(preset: str) -> list[str]:
+    """The other names of a preset, e.g. ``['chinese', 'chinese-poker']`` for ``chinese-1-6``."""
+    return [alias for alias, name in ALIASES.items() if name == preset]
 
 
 def get_rules(name: str, overrides: Mapping[str, Any] | None = None) -> Rules:
-    """A preset by name (or alias), with optional overrides.
+    """A preset by name or alias, in any case (``OFC``, ``Chinese``), with optional overrides.
 
     Raises :class:`RulesConfigError` for an unknown name or a bad override.
     """
-    key = ALIASES.get(name, name)
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
     if key not in PRESETS:
+        shown = quote(name, mark="'")
         raise RulesConfigError(
-            "unknown_rules", f"There is no preset {name!r}. Presets: {', '.join(PRESETS)}."
+            "unknown_rules", f"There is no preset {shown}. Presets: {', '.join(PRESETS)}."
         )
     rules = PRESETS[key]
     return rules.with_overrides(overrides) if overrides else rules
