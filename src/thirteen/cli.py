@@ -41,6 +41,12 @@ COMMANDS = {
     "rules": Lazy(
         "thirteen.commands.rules:rules_command", "List the presets, or show every setting of one."
     ),
+    "serve": Lazy(
+        "thirteen.commands.serve:serve_command", "Serve the card room (HTTP and WebSocket)."
+    ),
+    "admin": Lazy(
+        "thirteen.commands.admin:admin_app", "Operator tools: migrate, audit, tables, roles."
+    ),
     "bench": Lazy(
         "thirteen.commands.bench:bench_command", "Speed against reference implementations."
     ),

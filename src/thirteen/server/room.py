@@ -48,6 +48,46 @@ class TableSpec:
     practice: bool = False
 
 
+async def insert_table(db: Database, spec: TableSpec) -> int:
+    """Write a new open table (any preset with any setting the engine accepts); its id.
+
+    A running room picks it up (:meth:`Room.discover`) and seats its bots."""
+    if spec.bot_level not in LEVELS:
+        raise RuleError("bad_table", f"Bots are {', '.join(LEVELS)}, not {spec.bot_level!r}.")
+    if spec.unit < 1:
+        raise RuleError("bad_table", "A point must be worth at least one chip.")
+    rules = get_rules(spec.preset, spec.overrides)
+    seats = spec.seats or rules.max_players
+    min_buy_in = spec.min_buy_in or 50 * spec.unit
+    max_buy_in = spec.max_buy_in or 200 * spec.unit
+    state = new_table(
+        rules, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, point_value=spec.unit
+    )
+    if not 0 <= spec.bots <= seats:
+        raise RuleError("bad_table", f"A table of {seats} seats holds 0 to {seats} bots.")
+    name = (spec.name or f"{rules.name} table").strip()[:64]
+    async with db.begin() as s:
+        row = GameTable(
+            name=name,
+            preset=rules.name,
+            rules=json.dumps(rules.to_dict()),
+            seats=seats,
+            unit=spec.unit,
+            min_buy_in=min_buy_in,
+            max_buy_in=max_buy_in,
+            bots=spec.bots,
+            bot_level=spec.bot_level,
+            practice=spec.practice,
+            status="open",
+            created_at=time.time(),
+            snapshot=json.dumps(snapshot_to_json(state)),
+            snapshot_state_id=0,
+        )
+        s.add(row)
+        await s.flush()
+    return row.id
+
+
 class Room:
     def __init__(self, db: Database, settings: Settings, accounts: Accounts, metrics: Metrics):
         self.db = db
@@ -57,28 +97,64 @@ class Room:
         self.owners: dict[int, TableOwner] = {}
         self.lobby: set[Watcher] = set()
         self.accepting = True
+        self._discovery: asyncio.Task[None] | None = None
+        self._discovering = asyncio.Lock()
 
     async def open(self) -> None:
         """Rebuild every open table from the database; open the default tables in a new room."""
         async with self.db.begin() as s:
-            rows = (await s.scalars(select(GameTable).where(GameTable.status != "closed"))).all()
             any_table = await s.scalar(select(GameTable.id).limit(1))
-        for row in rows:
-            owner = await load_owner(
-                self.db,
-                row,
-                metrics=self.metrics,
-                bot_budget=self.settings.bot_budget,
-                bot_delay=self.settings.bot_delay,
-                on_change=self._changed,
-            )
-            self._start(owner)
         if any_table is None and self.settings.default_tables:
             for preset, rules in PRESETS.items():
                 bots = max(2, rules.max_players - 1)
                 await self.create_table(
                     TableSpec(preset=preset, name=f"{preset} ({bots} bots)", bots=bots, unit=1)
                 )
+        await self.discover()
+        self._discovery = asyncio.create_task(self._discover_forever())
+
+    async def _discover_forever(self) -> None:
+        """Pick up tables opened or closed by ``thirteen admin`` (or another process)."""
+        while self.accepting:
+            await asyncio.sleep(self.settings.discover_seconds)
+            try:
+                await self.discover()
+            except Exception:
+                log.exception("discovering tables failed; trying again")
+
+    async def discover(self) -> None:
+        """Start an owner for every open table not running here; pass on closings."""
+        async with self._discovering:
+            await self._discover()
+
+    async def _discover(self) -> None:
+        async with self.db.begin() as s:
+            rows = (await s.scalars(select(GameTable).where(GameTable.status != "closed"))).all()
+        for row in rows:
+            owner = self.owners.get(row.id)
+            if owner is None:
+                owner = await load_owner(
+                    self.db,
+                    row,
+                    metrics=self.metrics,
+                    bot_budget=self.settings.bot_budget,
+                    bot_delay=self.settings.bot_delay,
+                    on_change=self._changed,
+                )
+                self._start(owner)
+                await self._seat_bots(owner, row.bots)
+            elif row.status == "closing" and owner.settings.status == "open":
+                await owner.submit(Request("close"))
+
+    async def _seat_bots(self, owner: TableOwner, wanted: int) -> None:
+        """Fill free seats with bots until the table has ``wanted`` of them."""
+        have = sum(1 for who in owner.seated.values() if who.is_bot)
+        for seat in range(owner.settings.seats):
+            if have >= wanted:
+                break
+            if owner.state.seats[seat] is None:
+                await self._seat_bot(owner, seat)
+                have += 1
 
     def _start(self, owner: TableOwner) -> None:
         self.owners[owner.id] = owner
@@ -90,6 +166,8 @@ class Room:
     async def close(self) -> None:
         """Stop every table (what was accepted is written) and say goodbye to every socket."""
         self.accepting = False
+        if self._discovery is not None:
+            self._discovery.cancel()
         await asyncio.gather(*(owner.stop() for owner in self.owners.values()))
         for watcher in {*self.lobby, *(w for o in self.owners.values() for w in o.watchers)}:
             watcher.offer(
@@ -98,53 +176,10 @@ class Room:
             watcher.close()
 
     async def create_table(self, spec: TableSpec) -> TableOwner:
-        """Open a table (any preset with any setting the engine accepts), seating its bots."""
-        if spec.bot_level not in LEVELS:
-            raise RuleError("bad_table", f"Bots are {', '.join(LEVELS)}, not {spec.bot_level!r}.")
-        if spec.unit < 1:
-            raise RuleError("bad_table", "A point must be worth at least one chip.")
-        rules = get_rules(spec.preset, spec.overrides)
-        seats = spec.seats or rules.max_players
-        min_buy_in = spec.min_buy_in or 50 * spec.unit
-        max_buy_in = spec.max_buy_in or 200 * spec.unit
-        state = new_table(
-            rules, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, point_value=spec.unit
-        )
-        if not 0 <= spec.bots <= seats:
-            raise RuleError("bad_table", f"A table of {seats} seats holds 0 to {seats} bots.")
-        name = (spec.name or f"{rules.name} table").strip()[:64]
-        async with self.db.begin() as s:
-            row = GameTable(
-                name=name,
-                preset=rules.name,
-                rules=json.dumps(rules.to_dict()),
-                seats=seats,
-                unit=spec.unit,
-                min_buy_in=min_buy_in,
-                max_buy_in=max_buy_in,
-                bots=spec.bots,
-                bot_level=spec.bot_level,
-                practice=spec.practice,
-                status="open",
-                created_at=time.time(),
-                snapshot=json.dumps(snapshot_to_json(state)),
-                snapshot_state_id=0,
-            )
-            s.add(row)
-            await s.flush()
-        owner = await load_owner(
-            self.db,
-            row,
-            metrics=self.metrics,
-            bot_budget=self.settings.bot_budget,
-            bot_delay=self.settings.bot_delay,
-            on_change=self._changed,
-        )
-        self._start(owner)
-        for seat in range(spec.bots):
-            await self._seat_bot(owner, seat)
-        self._changed(owner)
-        return owner
+        """Open a table and start it here, seating its bots."""
+        table_id = await insert_table(self.db, spec)
+        await self.discover()
+        return self.owners[table_id]
 
     async def _seat_bot(self, owner: TableOwner, seat: int) -> None:
         name = f"bot-{owner.id}-{seat}"
@@ -201,4 +236,4 @@ class Room:
                 self.lobby.discard(watcher)
 
 
-__all__ = ["Room", "TableSpec"]
+__all__ = ["Room", "TableSpec", "insert_table"]

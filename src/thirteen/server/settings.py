@@ -58,6 +58,12 @@ class Settings(BaseSettings):
         le=30,
         description="Seconds a bot waits before it acts, so people can follow its play.",
     )
+    discover_seconds: float = Field(
+        default=2.0,
+        gt=0,
+        le=60,
+        description="How often the room looks for tables opened or closed by thirteen admin.",
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", description="Least important log line written."
     )

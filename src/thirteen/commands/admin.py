@@ -1,0 +1,176 @@
+"""``thirteen admin``: the operator's tools — migrate, audit, open and close tables, roles."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from thirteen.commands.common import emit, fail
+
+admin_app = typer.Typer(
+    name="admin",
+    help="The operator's tools: migrate, audit, tables, roles.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+table_app = typer.Typer(help="Open and close tables.", no_args_is_help=True)
+admin_app.add_typer(table_app, name="table")
+
+T = TypeVar("T")
+
+
+def _with_db(body: Callable[[Any], Awaitable[T]]) -> T:
+    """Run ``body(db)`` on the configured database (migrated first)."""
+    from thirteen.server.db.session import Database, migrate
+    from thirteen.server.settings import load_settings
+
+    settings = load_settings()
+
+    async def main() -> T:
+        await migrate(settings.database_url)
+        db = Database(settings.database_url)
+        try:
+            return await body(db)
+        finally:
+            await db.close()
+
+    return asyncio.run(main())
+
+
+@admin_app.command("migrate")
+def migrate_command() -> None:
+    """Bring the database (THIRTEEN_DATABASE_URL) to the newest schema."""
+    from thirteen.server.db.session import migrate_sync
+    from thirteen.server.settings import load_settings
+
+    migrate_sync(load_settings().database_url)
+    print("The database is up to date.")
+
+
+@admin_app.command("audit")
+def audit_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Check every chip and every hand; exit 1 with a list of what is wrong."""
+    from thirteen.server.audit import audit
+
+    report = _with_db(audit)
+    totals = report.totals
+    assert totals is not None
+    if as_json:
+        emit(
+            {
+                "ok": report.ok,
+                "accounts": totals.accounts,
+                "transfers": totals.transfers,
+                "issued": totals.issued,
+                "held": totals.held,
+                "hands": report.hands,
+                "problems": report.problems,
+            }
+        )
+    else:
+        print(
+            f"{totals.accounts} accounts, {totals.transfers} transfers, {report.hands} hands; "
+            f"{totals.issued:,} chips issued, {totals.held:,} held."
+        )
+        for problem in report.problems:
+            print(f"problem: {problem}")
+        print(
+            "The audit passed."
+            if report.ok
+            else f"The audit found {len(report.problems)} problems."
+        )
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@table_app.command("create")
+def table_create(
+    rules: Annotated[str, typer.Option("--rules", help="A preset, e.g. chinese-2-4.")],
+    unit: Annotated[int, typer.Option(min=1, help="Chips one point is worth.")] = 1,
+    seats: Annotated[int | None, typer.Option(min=2, max=4, help="Seats (default: most).")] = None,
+    bots: Annotated[int, typer.Option(min=0, max=4, help="Seats bots fill.")] = 0,
+    bot_level: Annotated[str, typer.Option(help="random, heuristic or strong.")] = "strong",
+    min_buy_in: Annotated[int | None, typer.Option(min=1, help="Default: 50 units.")] = None,
+    max_buy_in: Annotated[int | None, typer.Option(min=1, help="Default: 200 units.")] = None,
+    name: Annotated[str, typer.Option(help="The table's name in the lobby.")] = "",
+    practice: Annotated[bool, typer.Option(help="A practice table (hints offered).")] = False,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="A rule over the preset: NAME=VALUE (JSON value), repeatable."),
+    ] = None,
+) -> None:
+    """Open a table; a running room picks it up within seconds and seats its bots."""
+    from thirteen.server.room import TableSpec, insert_table
+
+    overrides: dict[str, Any] = {}
+    for item in set_ or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"--set takes NAME=VALUE, not {item[:40]!r}.")
+        try:
+            overrides[key.strip()] = json.loads(raw)
+        except ValueError:
+            overrides[key.strip()] = raw
+    spec = TableSpec(
+        preset=rules,
+        name=name,
+        overrides=overrides,
+        unit=unit,
+        seats=seats,
+        min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in,
+        bots=bots,
+        bot_level=bot_level,
+        practice=practice,
+    )
+    table_id = _with_db(lambda db: insert_table(db, spec))
+    print(f"Opened table {table_id}.")
+
+
+@table_app.command("close")
+def table_close(table_id: Annotated[int, typer.Argument(help="The table's id.")]) -> None:
+    """Close a table: the hand in play finishes, then everyone leaves with their chips."""
+    from sqlalchemy import update
+
+    from thirteen.server.db.models import GameTable
+
+    async def close(db: Any) -> int:
+        async with db.begin() as s:
+            done = await s.execute(
+                update(GameTable)
+                .where(GameTable.id == table_id, GameTable.status == "open")
+                .values(status="closing")
+            )
+            return int(done.rowcount)
+
+    if not _with_db(close):
+        fail(f"There is no open table {table_id}.")
+    print(f"Table {table_id} is closing.")
+
+
+@admin_app.command("promote")
+def promote(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    role: Annotated[str, typer.Option(help="admin or player.")] = "admin",
+) -> None:
+    """Make an account an administrator (or a player again)."""
+    from thirteen.server.accounts import AccountError, Accounts
+    from thirteen.server.settings import load_settings
+
+    if role not in ("admin", "player"):
+        fail(f"A role is admin or player, not {role[:20]!r}.")
+
+    async def body(db: Any) -> None:
+        await Accounts(db, load_settings()).set_role(name, role)
+
+    try:
+        _with_db(body)
+    except AccountError as e:
+        fail(e.message)
+    print(f"{name} is now {'an admin' if role == 'admin' else 'a player'}.")
