@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/thirteen demo
+	$(BIN)/thirteen serve
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -7,6 +7,7 @@ Python block runs as is. Each must exit 0 and print what its comment promises.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -69,16 +70,43 @@ EXPECT: dict[str, Callable[[str], object]] = {
     "thirteen solve fantasyland": lambda out: "fantasyland: 14 cards, ofc-pineapple" in out,
     "thirteen solve ofc": lambda out: "Play:" in out,
     "thirteen duel": lambda out: "1:strong" in out and "2:heuristic" in out,
+    "thirteen admin table create": lambda out: out.startswith("Opened table 1."),
+    "thirteen admin table close": lambda out: "Table 1 is closing." in out,
+    "thirteen admin promote": lambda out: "ann is now an admin." in out,
+    "thirteen admin audit": lambda out: "The audit passed." in out,
+    "thirteen admin migrate": lambda out: "up to date" in out,
     "thirteen bench": lambda out: "benchmark: evaluate" in out,
 }
 """What each example's output must show (the first matching start wins)."""
 
 
 def test_the_readme_has_its_examples() -> None:
-    assert len(COMMANDS) == 13
+    assert len(COMMANDS) == 18
     assert {kind for kind, _ in BLOCKS} == {"sh", "json", "python"}
     others = {line.split("#")[0].strip() for line in EXAMPLES if line not in COMMANDS}
     assert others == set(NOT_RUN)
+
+
+ADMIN = [line for line in COMMANDS if line.startswith("thirteen admin")]
+
+
+def make_account(folder: Path, name: str) -> None:
+    """An account in the room's default database under ``folder`` (as a sign-up makes one)."""
+    from thirteen.server.accounts import Accounts
+    from thirteen.server.db.session import Database, migrate
+    from thirteen.server.settings import load_settings
+
+    url = f"sqlite+aiosqlite:///{folder / 'var' / 'thirteen.db'}"
+
+    async def main() -> None:
+        await migrate(url)
+        db = Database(url)
+        try:
+            await Accounts(db, load_settings(database_url=url)).sign_up(name, "a password")
+        finally:
+            await db.close()
+
+    asyncio.run(main())
 
 
 def run(line: str, folder: Path) -> subprocess.CompletedProcess[str]:
@@ -92,6 +120,10 @@ def run(line: str, folder: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("line", COMMANDS, ids=[" ".join(c.split()[1:3]) for c in COMMANDS])
 def test_each_command_runs_as_written(line: str, tmp_path: Path) -> None:
+    if line.startswith("thirteen admin"):  # the operator's lines act on one room, in order
+        make_account(tmp_path, "ann")
+        for earlier in ADMIN[: ADMIN.index(line)]:
+            assert run(earlier, tmp_path).returncode == 0, earlier
     if " hands/" in line and "--histories" not in line:  # reads what the README wrote before
         (writer,) = [c for c in COMMANDS if "--histories hands/" in c]
         made = run(writer, tmp_path)
