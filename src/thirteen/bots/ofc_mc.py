@@ -57,18 +57,22 @@ from thirteen.engine.views import TableView
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 
-STEPS_PER_SECOND = 6_500_000.0
-"""Work steps per second on the reference machine (2 shared cores, numba): a step is about one
-judgement of a board by the heuristic. A seeded player turns its budget into steps at this
-rate."""
+STEPS_PER_SECOND = 4_800_000.0
+"""Work steps a seeded player does per second of budget: a step is about one judgement of a
+board by the heuristic. The reference machine (2 shared cores, numba) does 6.5 to 9 million a
+second (about 110 to 150 ns a step, by street); the rate is set lower so that a seeded player's
+slowest decisions stay within the budget there (about 0.7 of it on average in pineapple)."""
 KEEP = 24
 """Candidates the heuristic lets through to the sampling."""
 MIN_DEALS = 4
 """Fewest deals a halving round samples."""
 OVERHEAD_STEPS = 3
 """Steps of bookkeeping per street played and per board scored."""
-DEADLINE_PIECES = 4
+DEADLINE_PIECES = 8
 """With a deadline, each halving round is sampled in this many pieces, the clock read between."""
+CLOCK_SHARE = 0.85
+"""A player without a seed stops sampling at this share of its budget (the rest is for the
+piece under way and the bookkeeping around the sampling)."""
 SEPARATION_Z = 2.0
 """The best option is *clear* of another when it leads by more than this many standard errors
 of the paired difference (about 98 % one-sided)."""
@@ -491,7 +495,7 @@ class MonteCarloOFCBot:
         """Sample the street the view shows for about ``budget`` seconds."""
         started = time.perf_counter()
         situation = situation_from_view(view, self.rules)
-        deadline = started + 0.9 * budget if self.clock else None
+        deadline = started + CLOCK_SHARE * budget if self.clock else None
         result = analyze(
             self.model,
             situation,
