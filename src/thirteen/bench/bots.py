@@ -103,14 +103,14 @@ def bench_bots(
             mean = sum(seconds) / len(seconds)
             report.rows.append((f"{name}: {what} / budget", mean / budget, "mean"))
             report.rows.append((f"{name}: {what} / budget", max(seconds) / budget, "worst"))
-        report.ratios[f"{name}: strong time per decision / budget"] = (
-            sum(strong.seconds) / count / budget
+        report.ratios[f"{name}: strong, seeded: CPU time per decision / budget"] = (
+            sum(strong.cpu) / count / budget
         )
     report.notes.append(
         f"strong: Monte Carlo player with a budget of {budget:g} s per decision, heads-up "
         "against the heuristic player; seeded, the budget is converted to work at its "
         "calibrated rate (wall time includes waiting for a shared CPU, CPU time does not); "
-        "by the clock, it stops at 85 % of the budget."
+        "by the clock, it stops at 80 % of the budget."
     )
     return report
 

@@ -70,7 +70,7 @@ OVERHEAD_STEPS = 3
 """Steps of bookkeeping per street played and per board scored."""
 DEADLINE_PIECES = 8
 """With a deadline, each halving round is sampled in this many pieces, the clock read between."""
-CLOCK_SHARE = 0.85
+CLOCK_SHARE = 0.8
 """A player without a seed stops sampling at this share of its budget (the rest is for the
 piece under way and the bookkeeping around the sampling)."""
 SEPARATION_Z = 2.0
