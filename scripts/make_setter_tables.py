@@ -62,9 +62,9 @@ SCORINGS = ("1-6", "2-4", "1-4", "1-3")
 ROUNDS = (30_000, 20_000, 20_000, 25_000, 30_000, 40_000, 60_000, 80_000)
 """Hands dealt in each round: round 0 (the simple setter), then the fictitious-play rounds."""
 EXTRA_ROUNDS = {"2-4": (100_000, 120_000)}
-"""More rounds for fields that settle slowly (2-4's cheap surrender moves its field longest)."""
+"""More rounds for 2-4, whose field settled slowest when its surrender cost 2 (docs/setter.md)."""
 FIELD_GROWTH = {"2-4": 1.5}
-"""Heavier averaging where plain best responses overshoot (2-4 oscillates with growth 2 or 3)."""
+"""Heavier averaging where best responses overshot (2-4 at surrender cost 2, growth 2 or 3)."""
 GROWTH = 2.0
 """Round r >= 1 weighs GROWTH ** (r - 1) in the field (1.0 would be plain fictitious play)."""
 PROBE_HANDS = 2_000

@@ -113,4 +113,4 @@ def test_each_command_loads_and_keeps_its_options(
 def test_sub_command_help_shows_its_options(cli: CLI) -> None:
     r = cli(["solve", "ofc", "--help"])
     assert "--budget" in r.out
-    assert "Seconds of sampling" in r.out
+    assert "Most seconds of sampling" in r.out

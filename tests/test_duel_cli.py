@@ -7,10 +7,11 @@ import math
 import statistics
 
 import pytest
+from rich.console import Console
 
 from cli_helpers import run_cli
 from thirteen.bots.arena import BotStats
-from thirteen.commands.duel import interval
+from thirteen.commands.duel import interval, progress_bar
 
 
 def duel_json(
@@ -99,6 +100,18 @@ def test_duel_prints_a_table(
     assert "1:heuristic" in run.out
     assert "2:random" in run.out
     assert "95% interval" in run.out
+    assert "3 deals, 3 hands each in" in " ".join(run.out.split())  # the summary
+    assert run.err == ""  # no progress bar when stderr is not a terminal
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_the_progress_bar_shows_only_on_a_terminal(
+    terminal: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Console, "is_terminal", property(lambda self: terminal))
+    bar = progress_bar()
+    assert bar.disable is not terminal
+    assert bar.live.transient
 
 
 @pytest.mark.parametrize(

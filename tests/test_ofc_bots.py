@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import statistics
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import cast
@@ -15,8 +16,11 @@ import pytest
 from table_helpers import SALTS
 from thirteen.bots import _ofc_kernels as k
 from thirteen.bots._ofc_model import (
+    Opponent,
+    Situation,
     board_arrays,
     fantasyland_worth,
+    later_streets,
     live_counts,
     model_for,
     situation_from_view,
@@ -25,7 +29,14 @@ from thirteen.bots.arena import play, seated_table, seeded_deal
 from thirteen.bots.base import RandomBot
 from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
-from thirteen.bots.ofc_mc import MonteCarloOFCBot, Option, analyze, reference_field
+from thirteen.bots.ofc_mc import (
+    DEADLINE_PIECES,
+    SEPARATION_Z,
+    MonteCarloOFCBot,
+    Option,
+    analyze,
+    reference_field,
+)
 from thirteen.bots.registry import LEVELS, SafeSetterBot, make_bot
 from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, StartHand
 from thirteen.engine.cards import DECK, Card, parse_cards
@@ -399,3 +410,55 @@ def test_live_counts_count_ranks_and_suits() -> None:
     assert ranks[12] == 1
     assert ranks.sum() == 4
     assert suits.tolist() == [1, 1, 1, 1]
+
+
+# ----------------------------------------------------------------------------- separation
+def _first_street(rules: Rules, text: str) -> Situation:
+    """A first street against one opponent of the reference field."""
+    cards = tuple(parse_cards(text))
+    sizes, discards = later_streets(rules, 1)
+    return Situation(
+        rows=((), (), ()),
+        cards=cards,
+        discard=0,
+        unseen=tuple(c for c in DECK if c not in cards),
+        streets=sizes,
+        discards=discards,
+        opponents=(Opponent(k.OPP_FIELD),),
+    )
+
+
+def test_separation_ranks_by_ev_and_samples_the_leader_until_clear_or_capped() -> None:
+    rules = get_rules("ofc-pineapple")
+    situation = _first_street(rules, "Qs Qd 7c 8h 9h")
+    model = model_for(rules).with_params(foul_aversion=0.0)
+    field = reference_field(rules)
+    steps = 300_000.0
+    plain = analyze(model, situation, steps=steps, seed=3, field=field)
+    result = analyze(model, situation, steps=steps, seed=3, field=field, separate=4 * steps)
+    assert result.aversion == 0.0
+    sampled = [o for o in result.options if o.deals]
+    evs = [o.ev for o in sampled]
+    assert evs == sorted(evs, reverse=True)  # ranked by the EV shown
+    assert result.best.behind == 0.0
+    for option in sampled[1:]:
+        assert option.within_noise == (not option.behind > SEPARATION_Z * option.behind_se)
+    assert result.clear == (not result.close)
+    if not result.clear:
+        assert result.steps >= plain.steps + 4 * steps - 1e-6 * steps  # it used the cap
+    assert result.deals > plain.deals
+    assert result.best.deals > plain.best.deals
+
+
+def test_a_passed_deadline_stops_after_the_first_piece() -> None:
+    rules = get_rules("ofc-pineapple")
+    situation = _first_street(rules, "Ks Kd 7c 8h 2h")
+    model = model_for(rules)
+    field = reference_field(rules)
+    plain = analyze(model, situation, steps=200_000, seed=5, field=field)
+    first_round = min(o.deals for o in plain.options if o.deals)
+    late = analyze(
+        model, situation, steps=200_000, seed=5, field=field, deadline=time.perf_counter() - 1.0
+    )
+    assert late.deals == -(-first_round // DEADLINE_PIECES)
+    assert {o.deals for o in late.options if o.deals} == {late.deals}

@@ -36,7 +36,7 @@ def test_every_required_preset_exists_and_round_trips() -> None:
 
 
 def test_preset_facts() -> None:
-    assert get_rules("chinese-2-4").surrender_cost == 2
+    assert get_rules("chinese-2-4").surrender_cost == 3
     assert get_rules("chinese-1-6").scoop_value == 6
     assert get_rules("chinese-2-4").scoop_value == 4
     assert get_rules("chinese-1-4").scoop_value == 4

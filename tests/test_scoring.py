@@ -216,7 +216,7 @@ def test_naturals_off_or_not_offered() -> None:
     ("preset", "cost"),
     [
         ("chinese-1-6", 3),
-        ("chinese-2-4", 2),
+        ("chinese-2-4", 3),
         ("chinese-1-4", 3),
         ("chinese-1-3", 3),
         ("ofc", 6),

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cli_helpers import run_cli
+from thirteen.bots.ofc_mc import Analysis, Option
+from thirteen.commands.solve_ofc import _verdict
 from thirteen.engine.cards import parse_cards
 
 
@@ -100,6 +103,68 @@ def test_human_output_names_the_play(
     assert run.code == 0, run.err
     assert "Play:" in run.out
     assert "EV" in run.out
+
+
+README_BOARD = ["--board", "front: Qs / middle: 9h 9d / back: Ac Kc", "--cards", "Qd 7c 2s"]
+
+
+def test_the_readme_example_gives_the_same_advice_whatever_the_seed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    picks = set()
+    for seed in (-1, 0, 1, 2, 3):
+        args = ["--rules", "ofc-pineapple", *README_BOARD, "--budget", "0.6", f"--seed={seed}"]
+        run = run_cli(["solve", "ofc", *args, "--json"], capsys, monkeypatch)
+        assert run.code == 0, run.err
+        data = json.loads(run.out)
+        assert data["clear"], data["options"][:2]  # the top pick leads by 2 standard errors
+        best = data["best"]
+        picks.add((best["front"], best["middle"], best["back"], best["discard"]))
+    assert picks == {("Qd", "", "7c", "2s")}
+
+
+def test_options_are_ranked_by_the_ev_shown(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = solve(["--rules", "ofc-pineapple", *README_BOARD, "--top", "8"], capsys, monkeypatch)
+    assert data["ranked_by"] == "ev"
+    options = data["options"]
+    assert options[0] == data["best"]
+    evs = [o["ev"] for o in options]
+    assert evs == sorted(evs, reverse=True)
+    assert data["best"]["within_noise"] is None
+    assert data["best"]["behind_best"] == 0.0
+    for option in options[1:]:
+        assert option["ev_se"] > 0
+        clear = option["behind_best"] > 2 * option["behind_best_se"]
+        assert option["within_noise"] == (not clear)
+    assert data["clear"] == (not any(o["within_noise"] for o in options[1:]))
+
+
+def test_human_output_shows_the_ranking_and_how_sure_it_is(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["solve", "ofc", "--rules", "ofc-pineapple", *README_BOARD, "--budget", "0.6"]
+    run = run_cli(args, capsys, monkeypatch)
+    assert run.code == 0, run.err
+    text = " ".join(run.out.split())
+    assert "ranked by EV" in text
+    assert "behind #1" in text
+    assert "Play: front Qd, back 7c, discard 2s — ahead of the next best" in text
+
+
+def test_close_options_are_called_within_noise() -> None:
+    placement = ((), (), (), ())
+    best = Option(placement, 1.0, 0.1, 100, 0.0, 0.1, 0.0, 0.0)
+    two, three = parse_cards("2c 3c")
+    close = Option(((two,), (), (), ()), 0.9, 0.1, 100, 0.0, 0.1, 0.1, 0.2)
+    far = Option(((three,), (), (), ()), 0.1, 0.1, 100, 0.0, 0.1, 0.9, 0.2)
+    empty = np.zeros((0, 1), dtype=np.int64)
+    result = Analysis((best, close, far), 100, 1.0, empty, clear=False)
+    assert result.close == (close,)
+    assert _verdict(result).startswith("within noise of front 2c (0.10 ± 0.20 points behind)")
+    settled = Analysis((best, far), 100, 1.0, empty, clear=True)
+    assert _verdict(settled).startswith("ahead of the next best (front 3c) by 0.90 ± 0.20")
 
 
 @pytest.mark.parametrize(

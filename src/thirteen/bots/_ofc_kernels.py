@@ -923,12 +923,11 @@ def evaluate_candidates(
     it: I64,
     rt: F64,
     p: F64,
-    sums: F64,
-    squares: F64,
-    fouls: F64,
+    values: F64,
+    fouled: F64,
 ) -> None:
-    """Complete each active candidate on each sampled deal and add its result to ``sums`` (and
-    its square to ``squares``, and 1 to ``fouls`` when the completed board fouls).
+    """Complete each active candidate on each sampled deal: ``values[s, a]`` is the result of
+    candidate ``active[a]`` on deal ``s``, and ``fouled[s, a]`` 1 when its board fouled there.
 
     A candidate's result on a deal is what it wins from every opponent plus, if it earns
     fantasyland, the worth of a fantasyland hand (``rt[FLV]`` per opponent ×
@@ -952,10 +951,8 @@ def evaluate_candidates(
             total = me[RES_FL] * fantasyland_scale
             for j in range(opponents):
                 total += pair_points(me, opp[s, j], p)
-            if me[RES_FOUL] > 0.0:
-                fouls[c] += 1.0
-            sums[c] += total
-            squares[c] += total * total
+            fouled[s, a] = 1.0 if me[RES_FOUL] > 0.0 else 0.0
+            values[s, a] = total
 
 
 @numba.njit(cache=True, nogil=True)

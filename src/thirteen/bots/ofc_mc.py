@@ -13,7 +13,10 @@ penalties, plus — when the board earns fantasyland — the worth of a fantasyl
 
 Candidates are compared on the same deals (common random numbers) and narrowed by successive
 halving: each round spends an equal share of the budget on the candidates still in, then drops
-the worse half. The budget is a number of rollout steps: ``budget`` seconds times a calibrated
+the worse half. Because the deals are shared, the difference between two candidates has a small
+paired standard error; :func:`analyze` reports each option's gap to the best with that error,
+and on request (``thirteen solve ofc``) keeps sampling the best with every option it does not
+yet clearly lead. The budget is a number of rollout steps: ``budget`` seconds times a calibrated
 rate; a player with a seed converts seconds to steps at the fixed rate, so its games repeat
 exactly, while one without a seed also watches the clock and stops at the deadline.
 
@@ -54,16 +57,25 @@ from thirteen.engine.views import TableView
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 
-STEPS_PER_SECOND = 6_500_000.0
-"""Work steps per second on the reference machine (2 shared cores, numba): a step is about one
-judgement of a board by the heuristic. A seeded player turns its budget into steps at this
-rate."""
+STEPS_PER_SECOND = 4_800_000.0
+"""Work steps a seeded player does per second of budget: a step is about one judgement of a
+board by the heuristic. The reference machine (2 shared cores, numba) does 6.5 to 9 million a
+second (about 110 to 150 ns a step, by street); the rate is set lower so that a seeded player's
+slowest decisions stay within the budget there (about 0.7 of it on average in pineapple)."""
 KEEP = 24
 """Candidates the heuristic lets through to the sampling."""
 MIN_DEALS = 4
 """Fewest deals a halving round samples."""
 OVERHEAD_STEPS = 3
 """Steps of bookkeeping per street played and per board scored."""
+DEADLINE_PIECES = 8
+"""With a deadline, each halving round is sampled in this many pieces, the clock read between."""
+CLOCK_SHARE = 0.8
+"""A player without a seed stops sampling at this share of its budget (the rest is for the
+piece under way and the bookkeeping around the sampling)."""
+SEPARATION_Z = 2.0
+"""The best option is *clear* of another when it leads by more than this many standard errors
+of the paired difference (about 98 % one-sided)."""
 
 
 def street_steps(size: int, discards: int, free_after: int) -> float:
@@ -102,6 +114,17 @@ class Option:
     """The heuristic's judgement, per opponent."""
     foul_rate: float = math.nan
     """Share of its sampled deals on which the completed board fouled."""
+    behind: float = math.nan
+    """How far this option's ranking value falls below the best option's, on the deals both
+    were played on (paired, so most of the luck of the deals cancels); 0 for the best."""
+    behind_se: float = math.nan
+    """Standard error of ``behind``."""
+
+    @property
+    def within_noise(self) -> bool:
+        """Whether the best option is *not* clear of this one: its lead is no more than
+        :data:`SEPARATION_Z` standard errors of the paired difference (or unknown)."""
+        return not self.behind > SEPARATION_Z * self.behind_se
 
 
 @dataclass(frozen=True)
@@ -115,10 +138,77 @@ class Analysis:
     """Work steps spent (see :data:`STEPS_PER_SECOND`)."""
     drawn: I64
     """Every sampled deal (rows of unseen cards), for inspection."""
+    aversion: float = 0.0
+    """What the ranking charges per foul on top of the points (foul aversion × opponents): the
+    options are ranked by ``ev - aversion * foul_rate`` (by ``ev`` alone when 0)."""
+    clear: bool = False
+    """Whether the best option leads every other sampled option by more than
+    :data:`SEPARATION_Z` standard errors of the paired difference."""
 
     @property
     def best(self) -> Option:
         return self.options[0]
+
+    @property
+    def close(self) -> tuple[Option, ...]:
+        """The sampled options the best one is not clear of (within noise of it)."""
+        return tuple(o for o in self.options[1:] if o.deals and o.within_noise)
+
+
+@dataclass
+class _Block:
+    """Deals sampled together: each listed candidate's result and foul on each of them."""
+
+    columns: dict[int, int]
+    """Candidate index -> column of ``values``/``fouled``."""
+    values: F64
+    fouled: F64
+
+
+class _Samples:
+    """Every candidate's results so far, deal by deal, for means and paired differences."""
+
+    def __init__(self, aversion: float) -> None:
+        self.aversion = aversion
+        self.blocks: list[_Block] = []
+
+    def add(self, candidates: Sequence[int], values: F64, fouled: F64) -> None:
+        columns = {c: j for j, c in enumerate(candidates)}
+        self.blocks.append(_Block(columns, values, fouled))
+
+    def _scores(self, block: _Block, i: int) -> F64:
+        j = block.columns[i]
+        return block.values[:, j] - self.aversion * block.fouled[:, j]
+
+    def score(self, i: int) -> float:
+        """Mean ranking value of candidate ``i`` (``nan`` before it is sampled)."""
+        parts = [self._scores(b, i) for b in self.blocks if i in b.columns]
+        return float(np.concatenate(parts).mean()) if parts else math.nan
+
+    def stats(self, i: int) -> tuple[float, float, int, float]:
+        """Mean points, their standard error, deals and foul rate of candidate ``i``."""
+        parts = [b for b in self.blocks if i in b.columns]
+        if not parts:
+            return math.nan, math.nan, 0, math.nan
+        values = np.concatenate([b.values[:, b.columns[i]] for b in parts])
+        fouled = np.concatenate([b.fouled[:, b.columns[i]] for b in parts])
+        d = len(values)
+        err = float(values.std(ddof=0) / math.sqrt(d)) if d > 1 else math.nan
+        return float(values.mean()), err, d, float(fouled.mean())
+
+    def behind(self, best: int, i: int) -> tuple[float, float]:
+        """Mean and standard error of ``score(best) - score(i)`` over the deals both saw."""
+        parts = [
+            self._scores(b, best) - self._scores(b, i)
+            for b in self.blocks
+            if best in b.columns and i in b.columns
+        ]
+        if not parts:
+            return math.nan, math.nan
+        diff = np.concatenate(parts)
+        if len(diff) < 2:
+            return float(diff.mean()), math.nan
+        return float(diff.mean()), float(diff.std(ddof=1) / math.sqrt(len(diff)))
 
 
 def _opponent_arrays(situation: Situation) -> tuple[I64, ...]:
@@ -167,13 +257,22 @@ def analyze(
     keep: int = KEEP,
     field: F64 | None = None,
     sample_single: bool = False,
+    separate: float = 0.0,
 ) -> Analysis:
     """Evaluate the street's placements by sampling (see the module notes).
 
     ``steps`` is the work budget in steps (see :data:`STEPS_PER_SECOND`); ``deadline`` (a
-    ``time.perf_counter()`` value) stops the halving early. ``field`` holds reference boards for
+    ``time.perf_counter()`` value) stops the sampling early. ``field`` holds reference boards for
     the situation's ``OPP_FIELD`` opponents (:func:`reference_field`). A street with
     one legal placement is only sampled when ``sample_single`` is set.
+
+    Options are ranked by ``ev - aversion * foul_rate`` (:attr:`Analysis.aversion`: the model's
+    foul aversion times the opponents; a model with ``foul_aversion=0`` ranks by EV alone).
+    Without ``separate`` the best is the survivor of the halving. With ``separate`` (steps) the
+    best is the option ranked highest, and it is sampled on fresh deals together with every
+    option it does not yet lead by :data:`SEPARATION_Z` standard errors of the paired
+    difference, until it leads them all or ``separate`` more steps are spent; the options are
+    then listed by rank.
     """
     if len(situation.unseen) < situation.need:
         raise RuleError(
@@ -183,8 +282,8 @@ def analyze(
     codes, values = street_options(model, situation)
     if len(codes) == 0:
         raise RuleError("no_legal_placement", "There is no legal way to play this street.")
-    order = [int(i) for i in np.argsort(-values, kind="stable")]
-    kept = order[: max(1, keep)]
+    by_heuristic = [int(i) for i in np.argsort(-values, kind="stable")]
+    kept = by_heuristic[: max(1, keep)]
     slots, counts = board_arrays(situation.rows)
     cards = np.array(situation.cards, dtype=np.int64)
     n = len(codes)
@@ -205,17 +304,10 @@ def analyze(
     field_arr = field if field is not None else np.zeros((1, k.RES_SIZE), dtype=np.float64)
     fl_scale = float(len(situation.opponents))
 
-    sums = np.zeros(n, dtype=np.float64)
-    squares = np.zeros(n, dtype=np.float64)
-    fouls = np.zeros(n, dtype=np.float64)
-    dealt = np.zeros(n, dtype=np.int64)
-    # What the player maximizes: points, with each foul costing the aversion once more per
+    # What the ranking maximizes: points, with each foul costing the aversion once more per
     # opponent (reported EVs stay the rules' points).
     aversion = float(model.p[k.P_AVERSION]) * len(opp_kind)
-
-    def objective(i: int) -> float:
-        return float(sums[i] - aversion * fouls[i]) / int(dealt[i])
-
+    samples = _Samples(aversion)
     drawn: list[I64] = []
     spent = 0.0
     total_deals = 0
@@ -223,95 +315,129 @@ def analyze(
     free_after += situation.discard
     my_steps = rollout_steps(free_after, situation.streets, situation.discards)
     opp_steps = _opponent_steps(situation)
+
+    def sample(candidates: list[int], count: int) -> None:
+        """Play ``count`` fresh deals with every candidate of ``candidates``."""
+        nonlocal spent, total_deals
+        deals = k.draw_deals(unseen, count, situation.need)
+        drawn.append(deals)
+        opp = k.opponent_results(
+            deals,
+            opp_kind,
+            opp_rows,
+            opp_cnt,
+            opp_fl,
+            opp_sizes,
+            opp_disc,
+            opp_streets,
+            opp_off,
+            field_arr,
+            live_rank,
+            live_suit,
+            unseen_count,
+            model.it,
+            model.rt,
+            model.p,
+            total_deals,
+        )
+        results = np.empty((count, len(candidates)), dtype=np.float64)
+        fouled = np.empty((count, len(candidates)), dtype=np.float64)
+        k.evaluate_candidates(
+            cand_rows,
+            cand_cnt,
+            np.array(candidates, dtype=np.int64),
+            deals,
+            my_sizes,
+            my_discards,
+            opp,
+            fl_scale,
+            live_rank,
+            live_suit,
+            unseen_count,
+            model.it,
+            model.rt,
+            model.p,
+            results,
+            fouled,
+        )
+        samples.add(candidates, results, fouled)
+        spent += count * (opp_steps + len(candidates) * my_steps)
+        total_deals += count
+
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
     active = kept
     if len(kept) > 1 or sample_single:
         k.seed(seed)
         rounds = max(1, math.ceil(math.log2(len(kept))))
         share = steps / rounds
+        # With a deadline a round is sampled in pieces, and the clock read between them.
+        pieces = DEADLINE_PIECES if deadline is not None else 1
         for r in range(rounds):
-            per_deal = opp_steps + len(active) * my_steps
-            count = max(MIN_DEALS, int(share / per_deal))
-            deals = k.draw_deals(unseen, count, situation.need)
-            drawn.append(deals)
-            opp = k.opponent_results(
-                deals,
-                opp_kind,
-                opp_rows,
-                opp_cnt,
-                opp_fl,
-                opp_sizes,
-                opp_disc,
-                opp_streets,
-                opp_off,
-                field_arr,
-                live_rank,
-                live_suit,
-                unseen_count,
-                model.it,
-                model.rt,
-                model.p,
-                total_deals,
-            )
-            k.evaluate_candidates(
-                cand_rows,
-                cand_cnt,
-                np.array(active, dtype=np.int64),
-                deals,
-                my_sizes,
-                my_discards,
-                opp,
-                fl_scale,
-                live_rank,
-                live_suit,
-                unseen_count,
-                model.it,
-                model.rt,
-                model.p,
-                sums,
-                squares,
-                fouls,
-            )
-            for i in active:
-                dealt[i] += count
-            spent += count * per_deal
-            total_deals += count
-            if r == rounds - 1 or len(active) <= 1:
+            count = max(MIN_DEALS, int(share / (opp_steps + len(active) * my_steps)))
+            size = -(-count // pieces)
+            done = 0
+            while done < count and not (done and late()):
+                sample(active, min(size, count - done))
+                done += size
+            if r == rounds - 1 or len(active) <= 1 or late():
                 break
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            ranked = sorted(active, key=lambda i: -objective(i))
+            ranked = sorted(active, key=lambda i: -samples.score(i))
             active = ranked[: max(1, (len(active) + 1) // 2)]
-    options: list[Option] = []
+    sampled = [i for i in kept if not math.isnan(samples.score(i))]
+    if separate > 0 and len(sampled) > 1:
+        # Sample the leader with every option it is not yet clear of, on fresh shared deals.
+        limit = spent + separate
+        batch = max(steps, 1.0) / 2
+        while True:
+            leader = max(sampled, key=samples.score)
+            close = [i for i in sampled if i != leader and _open(samples.behind(leader, i))]
+            if not close or spent >= limit or late():
+                break
+            group = [leader, *close]
+            per_deal = opp_steps + len(group) * my_steps
+            sample(group, max(MIN_DEALS, int(min(batch, limit - spent) / per_deal)))
+        order = sorted(sampled, key=lambda i: -samples.score(i))
+    else:
+        # Survivors of the last round first (best first), then the others by deals seen.
+        final = set(active)
+        order = sorted(
+            sampled,
+            key=lambda i: (-samples.stats(i)[2], i not in final, -samples.score(i)),
+        )
+    best = order[0] if order else None
+    options: dict[int, Option] = {}
     for i in range(n):
-        d = int(dealt[i])
-        if d:
-            mean = float(sums[i] / d)
-            var = max(0.0, float(squares[i] / d) - mean * mean)
-            err = math.sqrt(var / d) if d > 1 else math.nan
-            foul_rate = float(fouls[i] / d)
-        else:
-            mean, err, foul_rate = math.nan, math.nan, math.nan
         placement = decode(situation.cards, codes[i])
-        options.append(Option(placement, mean, err, d, float(values[i]), foul_rate))
-    final = set(active)
-    options_sorted = sorted(
-        range(n),
-        key=lambda i: (
-            -(dealt[i]),
-            i not in final,
-            -(objective(i) if dealt[i] else options[i].heuristic),
-            -options[i].heuristic,
-        ),
-    )
-    # Survivors of the last round first (best objective first), then the others by deals seen.
-    chosen = tuple(options[i] for i in options_sorted)
+        mean, err, d, foul_rate = samples.stats(i)
+        gap, gap_se = samples.behind(best, i) if best is not None and d else (math.nan, math.nan)
+        if i == best:
+            gap, gap_se = 0.0, 0.0
+        options[i] = Option(placement, mean, err, d, float(values[i]), foul_rate, gap, gap_se)
+    rest = sorted((i for i in range(n) if i not in set(order)), key=lambda i: -values[i])
+    chosen = tuple(options[i] for i in [*order, *rest])
+    others = [o for o in chosen[1:] if o.deals]
     empty = np.zeros((0, situation.need), dtype=np.int64)
     return Analysis(
         options=chosen,
         deals=total_deals,
         steps=spent,
         drawn=np.concatenate(drawn) if drawn else empty,
+        aversion=aversion,
+        clear=bool(order) and not any(o.within_noise for o in others),
     )
+
+
+def _open(behind: tuple[float, float]) -> bool:
+    """Whether a paired difference (mean, standard error) still leaves the order in doubt; a
+    difference of exactly nothing on every deal is settled (more deals cannot change it)."""
+    mean, se = behind
+    if math.isnan(se):
+        return True
+    if se == 0.0:
+        return mean <= 0.0 and mean != 0.0
+    return mean <= SEPARATION_Z * se
 
 
 FIELD_BOARDS = 2048
@@ -369,7 +495,7 @@ class MonteCarloOFCBot:
         """Sample the street the view shows for about ``budget`` seconds."""
         started = time.perf_counter()
         situation = situation_from_view(view, self.rules)
-        deadline = started + 0.9 * budget if self.clock else None
+        deadline = started + CLOCK_SHARE * budget if self.clock else None
         result = analyze(
             self.model,
             situation,

@@ -13,6 +13,15 @@ import statistics
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from thirteen.bots.arena import ArenaResult, BotStats, play
@@ -20,7 +29,6 @@ from thirteen.bots.base import Bot
 from thirteen.bots.registry import make_bot
 from thirteen.commands.common import MAX_BUDGET, check_budget, console, emit, fail
 from thirteen.commands.histories import HistoriesOption, HistoryWriter, history_name
-from thirteen.commands.simulate import progress_bar
 from thirteen.engine.rules import get_rules
 
 Z95 = 1.959963984540054
@@ -37,6 +45,24 @@ def interval(stats: BotStats, rotations: int) -> tuple[float, float, float]:
         return mean, math.nan, math.nan
     half = Z95 * statistics.stdev(deals) / math.sqrt(len(deals)) / rotations
     return mean, mean - half, mean + half
+
+
+def progress_bar() -> Progress:
+    """Deals played, time spent and left, on stderr (so JSON on stdout stays clean); only on a
+    terminal, and removed when the duel ends."""
+    err = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("deals"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
 
 
 def duel_json(
@@ -154,7 +180,8 @@ def duel(
         )
     console.print(table)
     console.print(
-        f"{result.hands_per_second:,.1f} hands per second; "
+        f"{result.deals:,} deals, {result.hands_played:,} hands each in "
+        f"{result.seconds_total:,.1f} s ({result.hands_per_second:,.1f} hands per second); "
         f"{result.seconds_bots:,.1f} s thinking in total"
     )
     if writer is not None:

@@ -6,6 +6,12 @@ strong player's sampling (:mod:`thirteen.bots.ofc_mc`) evaluates each placement 
 opponents drawn from a reference field of finished boards (the heuristic player's, from full
 random decks: their cards are not known, so card removal is not modelled for them); ``--dead``
 cards (other boards, your discards) are out of your later streets.
+
+Options are ranked by the EV shown (points as the rules score them, fantasyland at its worth),
+not by the strong player's foul aversion. A third of ``--budget`` goes to successive halving;
+the rest, only as needed, to sampling the top pick against every option it does not yet lead
+by two standard errors of the paired difference. When the budget runs out first, the answer
+says the top options are within noise of each other.
 """
 
 from __future__ import annotations
@@ -15,11 +21,12 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.table import Table
 
 from thirteen.bots import _ofc_kernels as k
 from thirteen.bots._ofc_model import Opponent, Rows, Situation, later_streets, model_for
-from thirteen.bots.ofc_mc import STEPS_PER_SECOND, Option, analyze, reference_field
+from thirteen.bots.ofc_mc import STEPS_PER_SECOND, Analysis, Option, analyze, reference_field
 from thirteen.commands.common import MAX_BUDGET, check_budget, console, emit, fail
 from thirteen.engine.cards import DECK, Card, format_cards, parse_cards
 from thirteen.engine.errors import RuleError
@@ -29,6 +36,8 @@ from thirteen.engine.rules import Rules, get_rules
 
 ROW_INDEX = {alias: ROWS.index(row) for alias, row in ROW_ALIASES.items()} | {"mid": 1}
 """Which row each name in ``--board`` means."""
+HALVING_SHARE = 1 / 3
+"""Share of ``--budget`` for the successive halving; the rest separates the top pick."""
 
 
 def parse_board(text: str) -> Rows:
@@ -89,19 +98,57 @@ def _boundaries(rules: Rules) -> list[int]:
     return out
 
 
-def _option_json(option: Option) -> dict[str, Any]:
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else round(value, 4)
+
+
+def _option_json(option: Option, best: bool) -> dict[str, Any]:
     front, middle, back, discard = option.placement
     return {
         "front": format_cards(front),
         "middle": format_cards(middle),
         "back": format_cards(back),
         "discard": format_cards(discard),
-        "ev": None if math.isnan(option.ev) else round(option.ev, 4),
-        "stderr": None if math.isnan(option.stderr) else round(option.stderr, 4),
+        "ev": _number(option.ev),
+        "ev_se": _number(option.stderr),
+        "behind_best": _number(option.behind),
+        "behind_best_se": _number(option.behind_se),
+        "within_noise": None if best else option.within_noise,
         "deals": option.deals,
-        "foul_rate": None if math.isnan(option.foul_rate) else round(option.foul_rate, 4),
+        "foul_rate": _number(option.foul_rate),
         "heuristic": round(option.heuristic, 4),
     }
+
+
+def _plus_minus(value: float, error: float, sign: str = "") -> str:
+    """``"+4.15 ± 0.21"``; three decimals when the error is below 0.01."""
+    if math.isnan(error):
+        return f"{value:{sign}.2f}"
+    digits = 2 if error >= 0.005 else 3
+    return f"{value:{sign}.{digits}f} ± {error:.{digits}f}"
+
+
+def _gap(option: Option) -> str:
+    """How far an option is behind the best: ``"4.15 ± 0.21"``."""
+    return _plus_minus(option.behind, option.behind_se)
+
+
+def _verdict(result: Analysis) -> str:
+    """One sentence on how sure the top pick is."""
+    runner = next((o for o in result.options[1:] if o.deals), None)
+    if runner is None:
+        return "the only option sampled."
+    close = result.close
+    if not close:
+        return (
+            f"ahead of the next best ({_placement_text(runner)}) by {_gap(runner)} points, "
+            f"paired over {runner.deals:,} deals."
+        )
+    more = f" and {len(close) - 1} more" if len(close) > 1 else ""
+    return (
+        f"within noise of {_placement_text(close[0])} ({_gap(close[0])} points behind){more}: "
+        "the sampling cannot tell them apart."
+    )
 
 
 def _placement_text(option: Option) -> str:
@@ -126,16 +173,22 @@ def solve_ofc(
         int, typer.Option("--opponents", help="Opponents to score against (from the field).")
     ] = 1,
     top: Annotated[int, typer.Option("--top", help="Alternatives to show.")] = 5,
-    budget: Annotated[float, typer.Option("--budget", help="Seconds of sampling (about).")] = 1.0,
+    budget: Annotated[
+        float,
+        typer.Option(
+            "--budget",
+            help="Most seconds of sampling; less when the top pick is clear sooner.",
+        ),
+    ] = 3.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sampling.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """The recommended placement for an OFC street, with the expected value of alternatives.
 
     EVs are points for this hand against the given number of opponents (fantasyland counted
-    at its worth, fouls at their cost), from the same sampled deals for every option. The
-    recommendation also weighs each option's foul rate: it avoids fouls a little more than
-    their cost in points (the strong player's foul aversion).
+    at its worth, fouls at their cost), from the same sampled deals for every option. Options
+    are ranked by that EV; the top pick is sampled against the others until it leads each by
+    two standard errors of the paired difference, or the answer says they are within noise.
     """
     rules = get_rules(rules_name)
     if not rules.is_ofc:
@@ -182,14 +235,16 @@ def solve_ofc(
         opponents=(Opponent(k.OPP_FIELD),) * opponents,
     )
     status: AbstractContextManager[Any] = nullcontext() if as_json else console.status("sampling…")
+    steps = budget * STEPS_PER_SECOND
     with status:
         result = analyze(
-            model_for(rules),
+            model_for(rules).with_params(foul_aversion=0.0),  # rank by the EV shown
             situation,
-            steps=budget * STEPS_PER_SECOND,
+            steps=steps * HALVING_SHARE,
             seed=seed,
             field=reference_field(rules),
             sample_single=True,
+            separate=steps * (1 - HALVING_SHARE),
         )
     shown = [o for o in result.options if o.deals][:top]
     if as_json:
@@ -202,28 +257,41 @@ def solve_ofc(
                 "dead": format_cards(dead),
                 "discard": situation.discard,
                 "opponents": opponents,
+                "ranked_by": "ev",
+                "clear": result.clear,
                 "deals": result.deals,
-                "best": _option_json(result.best),
-                "options": [_option_json(o) for o in shown],
+                "best": _option_json(result.best, True),
+                "options": [_option_json(o, i == 0) for i, o in enumerate(shown)],
             }
         )
         return
     table = Table(
-        title=f"{rules.name}, street {street + 1}: {format_cards(cards)} "
-        f"({result.deals:,} sampled deals, {opponents} opponent{'s' if opponents > 1 else ''})",
+        title=f"{rules.name}, street {street + 1}: {format_cards(cards)}; ranked by EV, "
+        f"{result.deals:,} deals, {opponents} opponent{'s' if opponents > 1 else ''}",
         title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        collapse_padding=True,
     )
     table.add_column("#", justify="right")
     table.add_column("placement")
-    table.add_column("EV", justify="right")
-    table.add_column("±", justify="right")
+    table.add_column("EV ▼", justify="right")
+    table.add_column("behind #1", justify="right")
     table.add_column("fouls", justify="right")
     table.add_column("deals", justify="right")
     for rank, option in enumerate(shown, 1):
-        err = "" if math.isnan(option.stderr) else f"{option.stderr:.2f}"
-        fouls = f"{option.foul_rate:.0%}"
+        ev = _plus_minus(option.ev, option.stderr, "+")
+        behind = "" if rank == 1 else _gap(option) + (" ~" if option.within_noise else "")
         table.add_row(
-            str(rank), _placement_text(option), f"{option.ev:+.2f}", err, fouls, f"{option.deals:,}"
+            str(rank),
+            _placement_text(option),
+            ev,
+            behind,
+            f"{option.foul_rate:.0%}",
+            f"{option.deals:,}",
         )
     console.print(table)
-    console.print(f"[bold]Play:[/] {_placement_text(result.best)}")
+    console.print(f"[bold]Play:[/] {_placement_text(result.best)} — {_verdict(result)}")
+    if result.close:
+        console.print("(~ marks options within noise of #1: a bigger --budget may separate them.)")

@@ -5,7 +5,7 @@ is refused with a reason.
 
 >>> rules = get_rules("chinese-2-4")
 >>> rules.scoring, rules.surrender_cost
-('2-4', 2)
+('2-4', 3)
 >>> try:
 ...     get_rules("ofc-pineapple").with_overrides({"max_players": 4})
 ... except RulesConfigError as e:
@@ -463,9 +463,7 @@ _PINEAPPLE = dataclasses.replace(
 
 PRESETS: dict[str, Rules] = {
     "chinese-1-6": _CHINESE,
-    "chinese-2-4": dataclasses.replace(
-        _CHINESE, name="chinese-2-4", scoring="2-4", surrender_cost=2
-    ),
+    "chinese-2-4": dataclasses.replace(_CHINESE, name="chinese-2-4", scoring="2-4"),
     "chinese-1-4": dataclasses.replace(_CHINESE, name="chinese-1-4", scoring="1-4"),
     "chinese-1-3": dataclasses.replace(_CHINESE, name="chinese-1-3", scoring="1-3"),
     "ofc": _OFC,
