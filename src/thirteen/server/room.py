@@ -7,6 +7,7 @@ was told); a fresh room with no tables opens one of every preset with bots alrea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -30,6 +31,9 @@ from thirteen.server.settings import Settings
 from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
 
 log = logging.getLogger("thirteen.server.room")
+
+CLOSE_SECONDS = 3.0
+"""How long the room waits for sockets to take their goodbye when it stops."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,14 @@ class Room:
                     on_change=self._changed,
                 )
                 self._start(owner)
+                log.info(
+                    "table open",
+                    extra={
+                        "table": row.id,
+                        "preset": row.preset,
+                        "resumed_at": owner.state.state_id,
+                    },
+                )
                 await self._seat_bots(owner, row.bots)
             elif row.status == "closing" and owner.settings.status == "open":
                 await owner.submit(Request("close"))
@@ -165,15 +177,23 @@ class Room:
 
     async def close(self) -> None:
         """Stop every table (what was accepted is written) and say goodbye to every socket."""
+        if not self.accepting:
+            return
         self.accepting = False
+        log.info("room closing", extra={"tables": len(self.owners)})
         if self._discovery is not None:
             self._discovery.cancel()
         await asyncio.gather(*(owner.stop() for owner in self.owners.values()))
-        for watcher in {*self.lobby, *(w for o in self.owners.values() for w in o.watchers)}:
+        watchers = {*self.lobby, *(w for o in self.owners.values() for w in o.watchers)}
+        for watcher in watchers:
             watcher.offer(
                 {"type": "closing", "message": "The room is restarting; reconnect in a moment."}
             )
-            watcher.close()
+            watcher.close_with(1001, "The room is restarting; reconnect in a moment.")
+        if watchers:  # let each socket's writer send its goodbye before the server closes them
+            done = asyncio.gather(*(w.finished.wait() for w in watchers))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done, CLOSE_SECONDS)
 
     async def create_table(self, spec: TableSpec) -> TableOwner:
         """Open a table and start it here, seating its bots."""
@@ -211,7 +231,10 @@ class Room:
             )
         )
         if answer.get("type") != "ack":
-            log.warning("table %s: bot could not sit in seat %s: %s", owner.id, seat, answer)
+            log.warning(
+                "bot could not sit",
+                extra={"table": owner.id, "seat": seat, "code": answer.get("code")},
+            )
 
     async def close_table(self, table_id: int) -> None:
         owner = self.owners.get(table_id)

@@ -97,6 +97,8 @@ class Watcher:
         self.name = name
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX_FRAMES)
         self.dropped = False
+        self.finished = asyncio.Event()
+        """Set when the socket's writer is done (its close sent)."""
         self.closing: tuple[int, str] | None = None
         """Why the writer closes the socket, when it was asked to (not when it fell behind)."""
 
@@ -280,7 +282,7 @@ class TableOwner:
             try:
                 await self._handle(request)
             except Exception:  # the table must go on whatever one request did
-                log.exception("table %s: request %s failed", self.id, request.kind)
+                log.exception("request failed", extra={"table": self.id, "kind": request.kind})
                 self._answer(
                     request,
                     error_frame(
@@ -308,7 +310,9 @@ class TableOwner:
         try:
             await self._accept(action)
         except RuleError as e:  # a deadline the engine does not agree with: try again soon
-            log.warning("table %s: %s refused: %s", self.id, what, e)
+            log.warning(
+                "due action refused", extra={"table": self.id, "what": what, "code": e.code}
+            )
             self._stalled_until = at + 1.0
 
     # ------------------------------------------------------------------ requests
@@ -439,8 +443,8 @@ class TableOwner:
         try:
             self._check_fresh(seat, request.state_id)
             await self._accept(replace(request.action, at=now()))
-        except RuleError as e:
-            log.info("table %s: bot in seat %s refused: %s", self.id, seat, e)
+        except RuleError as e:  # the code only: a bot's refusal may name its own cards
+            log.info("bot move refused", extra={"table": self.id, "seat": seat, "code": e.code})
 
     # ------------------------------------------------------------------ accepting
     async def _accept(
@@ -665,7 +669,12 @@ class TableOwner:
         for event in events:
             if isinstance(event, HandSettled):
                 self.hands_done.append(now())
-                self.metrics.hands.labels(self.settings.preset).inc()
+                if not self._replaying:
+                    self.metrics.hands.labels(self.settings.preset).inc()
+                    log.info(
+                        "hand settled",
+                        extra={"table": self.id, "hand": self.hand_id, "state_id": new.state_id},
+                    )
                 self.history = None
             elif self._replaying:
                 continue  # who sits where comes from the open sittings, not from old events
@@ -731,7 +740,7 @@ class TableOwner:
             action = await asyncio.to_thread(bot.choose, seen, legal, budget)
             await self.queue.put(Request("bot", action=action, state_id=seen.state_id))
         except RuleError as e:
-            log.info("table %s: bot in seat %s has nothing to do: %s", self.id, seat, e)
+            log.info("bot idle", extra={"table": self.id, "seat": seat, "code": e.code})
         finally:
             self.thinking.pop(seat, None)
 
@@ -760,7 +769,7 @@ class TableOwner:
                 try:
                     await self._accept(TopUp(seat=seat, amount=amount, at=now()))
                 except RuleError as e:
-                    log.info("table %s: bot top-up refused: %s", self.id, e)
+                    log.info("bot top-up refused", extra={"table": self.id, "code": e.code})
             seat_state = self.state.seats[seat]
             if seat_state is not None and seat_state.sitting_out and seat_state.stack > 0:
                 with contextlib.suppress(RuleError):
