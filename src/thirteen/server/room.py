@@ -50,6 +50,8 @@ class TableSpec:
     bots: int = 0
     bot_level: str = "strong"
     practice: bool = False
+    time_bank_seconds: float = 30.0
+    sit_out_hands: int = 3
 
 
 async def insert_table(db: Database, spec: TableSpec) -> int:
@@ -67,6 +69,10 @@ async def insert_table(db: Database, spec: TableSpec) -> int:
     state = new_table(
         rules, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, point_value=spec.unit
     )
+    if not 0 <= spec.time_bank_seconds <= 600 or not 1 <= spec.sit_out_hands <= 100:
+        raise RuleError(
+            "bad_table", "A time bank holds 0 to 600 seconds; players may sit out 1 to 100 hands."
+        )
     if not 0 <= spec.bots <= seats:
         raise RuleError("bad_table", f"A table of {seats} seats holds 0 to {seats} bots.")
     name = (spec.name or f"{rules.name} table").strip()[:64]
@@ -82,6 +88,8 @@ async def insert_table(db: Database, spec: TableSpec) -> int:
             bots=spec.bots,
             bot_level=spec.bot_level,
             practice=spec.practice,
+            time_bank_seconds=spec.time_bank_seconds,
+            sit_out_hands=spec.sit_out_hands,
             status="open",
             created_at=time.time(),
             snapshot=json.dumps(snapshot_to_json(state)),
