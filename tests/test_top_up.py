@@ -52,3 +52,41 @@ def test_every_event_has_a_json_form() -> None:
         "seat": 2,
         "cards": 14,
     }
+
+
+def test_a_time_bank_moves_the_pending_deadline_and_replays() -> None:
+    from thirteen.engine.actions import UseTimeBank
+    from thirteen.engine.events import TimeBankUsed
+    from thirteen.engine.history import (
+        begin_history,
+        history_to_json,
+        history_to_text,
+        record,
+        verify_text,
+    )
+    from thirteen.engine.state import deciders
+
+    rules = get_rules("chinese-1-6")
+    state = table_with(rules, ["ann", "bob"])
+    start_state = state
+    from thirteen.engine.actions import StartHand
+
+    start = StartHand(deal=Deal.from_order(range(52), SALTS), at=0.0)
+    state, _ = apply(state, start)
+    history = begin_history(start_state, start)
+    deadline = deciders(state)[0]
+    assert deadline is not None
+    use = UseTimeBank(seat=0, seconds=30.0, at=1.0)
+    state, events = apply(state, use)
+    history = record(history, use)
+    assert events == (TimeBankUsed(0, 30.0, deadline + 30.0),)
+    assert deciders(state)[0] == deadline + 30.0
+    with pytest.raises(IllegalActionError) as refused:
+        apply(state, UseTimeBank(seat=0, seconds=0.0, at=2.0))
+    assert refused.value.code == "bad_time_bank"
+    with pytest.raises(IllegalActionError) as late:
+        apply(state, UseTimeBank(seat=1, seconds=5.0, at=deadline + 1))
+    assert late.value.code == "too_late"
+    text = history_to_text(history_to_json(history))
+    assert "seat 0 use_time_bank 30.0" in text
+    assert verify_text(text).status != "unreadable"

@@ -11,17 +11,21 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import uvicorn
 from fastapi import FastAPI
+
+from thirteen.server.serve import RoomServer, uvicorn_config
 
 REQUIRED = os.environ.get("THIRTEEN_REQUIRE_SERVICES") == "1"
 
@@ -127,16 +131,65 @@ class Postgres:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-class _Server(uvicorn.Server):
-    """uvicorn that says when it has started (tests wait on that, never on a clock)."""
+@dataclass
+class Served:
+    """A ``thirteen serve`` process: its URL, the process, and its log lines so far."""
 
-    def __init__(self, config: uvicorn.Config) -> None:
-        super().__init__(config)
-        self.ready = threading.Event()
+    url: str
+    process: subprocess.Popen[str]
+    log: list[str]
 
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        self.ready.set()
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+
+
+@contextmanager
+def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[Served]:
+    """A real ``thirteen serve`` process; yields once uvicorn says it is listening."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "THIRTEEN_DATABASE_URL": database_url,
+        "THIRTEEN_DATA_DIR": str(folder),
+        "THIRTEEN_DEFAULT_TABLES": "false",
+        "THIRTEEN_BOT_DELAY": "0",
+        "THIRTEEN_BOT_BUDGET": "0.01",
+        "THIRTEEN_ADMINS": "boss",
+        "THIRTEEN_ARGON2_MEMORY_KIB": "8192",
+        "THIRTEEN_ARGON2_TIME_COST": "1",
+        "THIRTEEN_DISCOVER_SECONDS": "0.2",
+        **{f"THIRTEEN_{k.upper()}": v for k, v in settings.items()},
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "thirteen.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    started = threading.Event()
+    log: list[str] = []
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            log.append(line)
+            if "Uvicorn running on" in line:
+                started.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert started.wait(60), "".join(log[-20:])
+        yield Served(f"http://127.0.0.1:{port}", process, log)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+        process.wait(30)
+        reader.join(10)
+        assert process.stderr is not None
+        process.stderr.close()
 
 
 @contextmanager
@@ -145,9 +198,7 @@ def serve_in_thread(app: FastAPI) -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = _Server(
-        uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio")
-    )
+    server = RoomServer(uvicorn_config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.ready.wait(0.05):

@@ -5,74 +5,15 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from services import free_port
+from services import room_process
 
 from thirteen.client import RoomClient
 
 KILLS = 3
-
-
-@contextmanager
-def room_process(database_url: str, folder: Path) -> Iterator[str]:
-    """A real ``thirteen serve`` process; yields its URL once uvicorn says it has started."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "THIRTEEN_DATABASE_URL": database_url,
-        "THIRTEEN_DATA_DIR": str(folder),
-        "THIRTEEN_DEFAULT_TABLES": "false",
-        "THIRTEEN_BOT_DELAY": "0",
-        "THIRTEEN_BOT_BUDGET": "0.01",
-        "THIRTEEN_ADMINS": "boss",
-        "THIRTEEN_ARGON2_MEMORY_KIB": "8192",
-        "THIRTEEN_ARGON2_TIME_COST": "1",
-        "THIRTEEN_DISCOVER_SECONDS": "0.2",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "thirteen.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    started = threading.Event()
-    log: list[str] = []
-
-    def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:
-            log.append(line)
-            if "Uvicorn running on" in line:
-                started.set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        assert started.wait(60), "".join(log[-20:])
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-        process.wait(30)
-        reader.join(10)
-        assert process.stderr is not None
-        process.stderr.close()
-
-
-def kill(url: str) -> None:
-    """SIGKILL the process serving ``url`` (found by its port)."""
-    port = url.rsplit(":", 1)[1]
-    out = subprocess.run(["pgrep", "-f", f"serve --port {port}"], capture_output=True, text=True)
-    for pid in out.stdout.split():
-        os.kill(int(pid), signal.SIGKILL)
 
 
 def test_kill_9_mid_hand_and_resume(database_url: str, tmp_path: Path) -> None:
@@ -80,7 +21,7 @@ def test_kill_9_mid_hand_and_resume(database_url: str, tmp_path: Path) -> None:
     tables: list[int] = []
     hands_at_kill: list[int] = []
     for attempt in range(KILLS + 1):
-        with room_process(database_url, tmp_path) as url, RoomClient(url) as boss:
+        with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
             if attempt == 0:
                 boss.sign_up("boss", "the boss password")
                 for preset, bots in (("ofc-pineapple", 3), ("chinese-2-4", 4), ("ofc", 2)):
@@ -98,7 +39,7 @@ def test_kill_9_mid_hand_and_resume(database_url: str, tmp_path: Path) -> None:
                 sum(len(boss.request("GET", f"/api/admin/tables/{t}/hands")) for t in tables)
             )
             if attempt < KILLS:
-                kill(url)
+                served.kill()
                 watch.drop()
                 continue
             # the last life: every table goes on dealing after all those kills

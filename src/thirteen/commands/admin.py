@@ -100,6 +100,12 @@ def table_create(
     max_buy_in: Annotated[int | None, typer.Option(min=1, help="Default: 200 units.")] = None,
     name: Annotated[str, typer.Option(help="The table's name in the lobby.")] = "",
     practice: Annotated[bool, typer.Option(help="A practice table (hints offered).")] = False,
+    time_bank: Annotated[
+        float, typer.Option(min=0, max=600, help="Seconds in a seat's time bank (refilled hourly).")
+    ] = 30.0,
+    sit_out_hands: Annotated[
+        int, typer.Option(min=1, max=100, help="Hands a player may sit out before leaving.")
+    ] = 3,
     set_: Annotated[
         list[str] | None,
         typer.Option("--set", help="A rule over the preset: NAME=VALUE (JSON value), repeatable."),
@@ -128,6 +134,8 @@ def table_create(
         bots=bots,
         bot_level=bot_level,
         practice=practice,
+        time_bank_seconds=time_bank,
+        sit_out_hands=sit_out_hands,
     )
     table_id = _with_db(lambda db: insert_table(db, spec))
     print(f"Opened table {table_id}.")

@@ -63,6 +63,16 @@ class TopUp:
 
 
 @dataclass(frozen=True, kw_only=True)
+class UseTimeBank:
+    """Add ``seconds`` from the player's time bank to the decision now pending (the room keeps
+    the bank; the table only moves the deadline)."""
+
+    seat: int
+    seconds: float
+    at: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
 class StartHand:
     """The dealer's chance step: a new deal with this deck (see :mod:`thirteen.engine.deck`)."""
 
@@ -125,6 +135,7 @@ Action = (
     | SitOut
     | SitIn
     | TopUp
+    | UseTimeBank
     | StartHand
     | SetHand
     | Place
@@ -139,6 +150,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "sit_out": SitOut,
     "sit_in": SitIn,
     "top_up": TopUp,
+    "use_time_bank": UseTimeBank,
     "start_hand": StartHand,
     "set_hand": SetHand,
     "place": Place,
@@ -197,6 +209,10 @@ def action_from_json(data: Any) -> Action:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _bad(f"{name} must be a whole number.")
             values[name] = value
+        elif name == "seconds":
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise _bad("seconds must be a number.")
+            values[name] = float(value)
         elif name == "at":
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise _bad("at must be a number of seconds.")

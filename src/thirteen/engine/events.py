@@ -40,6 +40,14 @@ class PlayerToppedUp:
 
 
 @dataclass(frozen=True)
+class TimeBankUsed:
+    seat: int
+    seconds: float
+    deadline: float
+    """The seat's new deadline."""
+
+
+@dataclass(frozen=True)
 class PlayerSatOut:
     seat: int
     reason: str  # "asked", "timed out", "no chips"
@@ -157,6 +165,7 @@ Event = (
     | PlayerSatOut
     | PlayerSatIn
     | PlayerToppedUp
+    | TimeBankUsed
     | HandStarted
     | CardsDealt
     | TurnStarted

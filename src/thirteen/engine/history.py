@@ -579,6 +579,10 @@ def _action_line(raw: dict[str, Any]) -> str:
         return f"{at} seat {seat} {kind} {text}"
     if kind == "declare_natural":
         return f"{at} seat {seat} declare_natural {raw['natural']}"
+    if kind == "use_time_bank":
+        return f"{at} seat {seat} use_time_bank {float(raw['seconds'])!r}"
+    if kind == "top_up":
+        return f"{at} seat {seat} top_up {raw['amount']}"
     if kind == "sit":
         return (
             f"{at} seat {seat} sit {json.dumps(raw['player'], ensure_ascii=False)} {raw['stack']}"
@@ -653,6 +657,13 @@ def _parse_action_line(line: str) -> dict[str, Any]:
             raw[name] = "" if cards == "-" else cards
     elif kind == "declare_natural" and tail:
         raw["natural"] = tail
+    elif kind == "use_time_bank" and tail:
+        try:
+            raw["seconds"] = seconds(float(tail), "seconds")
+        except (ValueError, RuleError):
+            raise unreadable from None
+    elif kind == "top_up" and tail and tail.isdigit() and len(tail) <= MAX_DIGITS:
+        raw["amount"] = int(tail)
     elif kind == "sit" and tail:
         try:
             player, end = json.JSONDecoder().raw_decode(tail)

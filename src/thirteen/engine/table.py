@@ -40,6 +40,7 @@ from thirteen.engine.actions import (
     Surrender,
     Timeout,
     TopUp,
+    UseTimeBank,
 )
 from thirteen.engine.autoplay import auto_action
 from thirteen.engine.cards import Card, card_name, format_cards
@@ -62,6 +63,7 @@ from thirteen.engine.events import (
     PlayerSatIn,
     PlayerSatOut,
     PlayerToppedUp,
+    TimeBankUsed,
     TimedOut,
     TurnStarted,
 )
@@ -181,6 +183,25 @@ def _top_up(state: TableState, now: float, action: Action) -> tuple[TableState, 
     return _with_seat(state, action.seat, replace(s, stack=stack)), [
         PlayerToppedUp(action.seat, action.amount, stack)
     ]
+
+
+MAX_TIME_BANK = 3600.0
+"""The most one use of a time bank may add (the room decides what a bank holds)."""
+
+
+def _use_time_bank(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
+    assert isinstance(action, UseTimeBank)
+    index, board = _deciding_board(state, action.seat, now)
+    if not 0 < action.seconds <= MAX_TIME_BANK:
+        raise _illegal(
+            "bad_time_bank",
+            f"A time bank adds 0 to {MAX_TIME_BANK:g} seconds, not {action.seconds!r}.",
+        )
+    if board.deadline is None:
+        raise _illegal("no_deadline", "This decision has no time limit to extend.")
+    deadline = board.deadline + action.seconds
+    new = _replace_board(state, index, replace(board, deadline=deadline))
+    return new, [TimeBankUsed(action.seat, action.seconds, deadline)]
 
 
 def _sit_out(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -653,6 +674,7 @@ _HANDLERS: dict[type, Handler] = {
     SitOut: _sit_out,
     SitIn: _sit_in,
     TopUp: _top_up,
+    UseTimeBank: _use_time_bank,
     StartHand: _start_hand,
     SetHand: _set_hand,
     DeclareNatural: _declare_natural,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import re
 import secrets
 import time
@@ -25,6 +26,8 @@ from thirteen.server import ledger
 from thirteen.server.db.models import Session, Ticket, User
 from thirteen.server.db.session import Database
 from thirteen.server.settings import Settings, admin_names
+
+log = logging.getLogger("thirteen.server.accounts")
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
 """3 to 20 letters, digits, ``_``, ``.`` or ``-``, starting with a letter or digit."""
@@ -146,7 +149,9 @@ class Accounts:
             user = await s.scalar(select(User).where(User.name_key == name.lower()))
         hashed = user.password_hash if user is not None else None
         if not await self._verify(hashed, password) or user is None:
+            log.info("login refused", extra={"account": name.lower()[:32]})
             raise AccountError("bad_login", "That name and password do not match an account.")
+        log.info("login", extra={"account": user.name})
         token = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(24)
         now = time.time()

@@ -29,6 +29,12 @@ class TableCreate(BaseModel):
     bots: int = Field(default=0, ge=0, le=4)
     bot_level: str = Field(default="strong", max_length=16)
     practice: bool = False
+    time_bank_seconds: float = Field(
+        default=30.0, ge=0, le=600, description="A seat's time bank, refilled at this much an hour."
+    )
+    sit_out_hands: int = Field(
+        default=3, ge=1, le=100, description="Hands a player may sit out before leaving the seat."
+    )
 
 
 class TableOut(BaseModel):
@@ -47,6 +53,8 @@ class TableOut(BaseModel):
     bots: int
     bot_level: str
     practice: bool
+    time_bank_seconds: float
+    sit_out_hands: int
     status: str
     hands_per_hour: int
     timers: dict[str, float]
@@ -90,6 +98,8 @@ async def create_table(body: TableCreate, request: Request, _admin: Admin) -> Ta
             bots=body.bots,
             bot_level=body.bot_level,
             practice=body.practice,
+            time_bank_seconds=body.time_bank_seconds,
+            sit_out_hands=body.sit_out_hands,
         )
     )
     return TableOut(**owner.lobby_entry())

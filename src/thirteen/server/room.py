@@ -7,6 +7,7 @@ was told); a fresh room with no tables opens one of every preset with bots alrea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -31,6 +32,9 @@ from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
 
 log = logging.getLogger("thirteen.server.room")
 
+CLOSE_SECONDS = 3.0
+"""How long the room waits for sockets to take their goodbye when it stops."""
+
 
 @dataclass(frozen=True)
 class TableSpec:
@@ -46,6 +50,8 @@ class TableSpec:
     bots: int = 0
     bot_level: str = "strong"
     practice: bool = False
+    time_bank_seconds: float = 30.0
+    sit_out_hands: int = 3
 
 
 async def insert_table(db: Database, spec: TableSpec) -> int:
@@ -63,6 +69,10 @@ async def insert_table(db: Database, spec: TableSpec) -> int:
     state = new_table(
         rules, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, point_value=spec.unit
     )
+    if not 0 <= spec.time_bank_seconds <= 600 or not 1 <= spec.sit_out_hands <= 100:
+        raise RuleError(
+            "bad_table", "A time bank holds 0 to 600 seconds; players may sit out 1 to 100 hands."
+        )
     if not 0 <= spec.bots <= seats:
         raise RuleError("bad_table", f"A table of {seats} seats holds 0 to {seats} bots.")
     name = (spec.name or f"{rules.name} table").strip()[:64]
@@ -78,6 +88,8 @@ async def insert_table(db: Database, spec: TableSpec) -> int:
             bots=spec.bots,
             bot_level=spec.bot_level,
             practice=spec.practice,
+            time_bank_seconds=spec.time_bank_seconds,
+            sit_out_hands=spec.sit_out_hands,
             status="open",
             created_at=time.time(),
             snapshot=json.dumps(snapshot_to_json(state)),
@@ -142,6 +154,14 @@ class Room:
                     on_change=self._changed,
                 )
                 self._start(owner)
+                log.info(
+                    "table open",
+                    extra={
+                        "table": row.id,
+                        "preset": row.preset,
+                        "resumed_at": owner.state.state_id,
+                    },
+                )
                 await self._seat_bots(owner, row.bots)
             elif row.status == "closing" and owner.settings.status == "open":
                 await owner.submit(Request("close"))
@@ -165,15 +185,23 @@ class Room:
 
     async def close(self) -> None:
         """Stop every table (what was accepted is written) and say goodbye to every socket."""
+        if not self.accepting:
+            return
         self.accepting = False
+        log.info("room closing", extra={"tables": len(self.owners)})
         if self._discovery is not None:
             self._discovery.cancel()
         await asyncio.gather(*(owner.stop() for owner in self.owners.values()))
-        for watcher in {*self.lobby, *(w for o in self.owners.values() for w in o.watchers)}:
+        watchers = {*self.lobby, *(w for o in self.owners.values() for w in o.watchers)}
+        for watcher in watchers:
             watcher.offer(
                 {"type": "closing", "message": "The room is restarting; reconnect in a moment."}
             )
-            watcher.close()
+            watcher.close_with(1001, "The room is restarting; reconnect in a moment.")
+        if watchers:  # let each socket's writer send its goodbye before the server closes them
+            done = asyncio.gather(*(w.finished.wait() for w in watchers))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done, CLOSE_SECONDS)
 
     async def create_table(self, spec: TableSpec) -> TableOwner:
         """Open a table and start it here, seating its bots."""
@@ -211,7 +239,10 @@ class Room:
             )
         )
         if answer.get("type") != "ack":
-            log.warning("table %s: bot could not sit in seat %s: %s", owner.id, seat, answer)
+            log.warning(
+                "bot could not sit",
+                extra={"table": owner.id, "seat": seat, "code": answer.get("code")},
+            )
 
     async def close_table(self, table_id: int) -> None:
         owner = self.owners.get(table_id)

@@ -34,6 +34,7 @@ from thirteen.engine.actions import (
     StartHand,
     Timeout,
     TopUp,
+    UseTimeBank,
     action_from_json,
     action_to_json,
 )
@@ -97,6 +98,8 @@ class Watcher:
         self.name = name
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX_FRAMES)
         self.dropped = False
+        self.finished = asyncio.Event()
+        """Set when the socket's writer is done (its close sent)."""
         self.closing: tuple[int, str] | None = None
         """Why the writer closes the socket, when it was asked to (not when it fell behind)."""
 
@@ -134,6 +137,16 @@ class Seated:
     name: str
     escrow_id: int
     is_bot: bool
+    bank: float = -1.0
+    """Seconds in the time bank (``-1``: full, not touched yet)."""
+    bank_at: float = 0.0
+    hands_sat_out: int = 0
+
+    def time_bank(self, full: float, at: float) -> float:
+        """Seconds in the bank at ``at``: it refills at ``full`` seconds an hour, up to ``full``."""
+        if self.bank < 0:
+            return full
+        return min(full, self.bank + (at - self.bank_at) * full / 3600.0)
 
 
 @dataclass
@@ -167,6 +180,8 @@ class TableSettings:
     bot_level: str
     practice: bool
     status: str
+    time_bank_seconds: float = 30.0
+    sit_out_hands: int = 3
 
     def to_json(self, rules: Rules) -> dict[str, Any]:
         return {
@@ -182,6 +197,8 @@ class TableSettings:
             "bots": self.bots,
             "bot_level": self.bot_level,
             "practice": self.practice,
+            "time_bank_seconds": self.time_bank_seconds,
+            "sit_out_hands": self.sit_out_hands,
             "status": self.status,
             "rules": rules.to_dict(),
         }
@@ -280,7 +297,7 @@ class TableOwner:
             try:
                 await self._handle(request)
             except Exception:  # the table must go on whatever one request did
-                log.exception("table %s: request %s failed", self.id, request.kind)
+                log.exception("request failed", extra={"table": self.id, "kind": request.kind})
                 self._answer(
                     request,
                     error_frame(
@@ -308,7 +325,9 @@ class TableOwner:
         try:
             await self._accept(action)
         except RuleError as e:  # a deadline the engine does not agree with: try again soon
-            log.warning("table %s: %s refused: %s", self.id, what, e)
+            log.warning(
+                "due action refused", extra={"table": self.id, "what": what, "code": e.code}
+            )
             self._stalled_until = at + 1.0
 
     # ------------------------------------------------------------------ requests
@@ -364,7 +383,19 @@ class TableOwner:
             return done
         try:
             action = self._action_for(request)
-            await self._accept(action, user_id=user_id, client_id=client_id, request=request)
+            if isinstance(action, UseTimeBank):  # spent before the frames that show it go out
+                who = self.seated[action.seat]
+                kept = (who.bank, who.bank_at)
+                at = now()
+                who.bank = who.time_bank(self.settings.time_bank_seconds, at) - action.seconds
+                who.bank_at = at
+                try:
+                    await self._accept(action, user_id=user_id, client_id=client_id)
+                except RuleError:
+                    who.bank, who.bank_at = kept
+                    raise
+            else:
+                await self._accept(action, user_id=user_id, client_id=client_id, request=request)
             answer = {"type": "ack", "id": client_id, "state_id": self.state.state_id}
         except RuleError as e:
             answer = error_frame(e.code, e.message, client_id)
@@ -394,6 +425,22 @@ class TableOwner:
         data = dict(request.payload)
         kind = data.get("type")
         seat = self.seat_of(request.user_id)
+        if kind == "time_bank":
+            who = self.seated.get(seat) if seat is not None else None
+            if who is None:
+                raise ProtocolError("not_seated", "Take a seat first.")
+            if set(data) != {"type"}:
+                raise ProtocolError("bad_action", 'A "time_bank" action has no other fields.')
+            seconds = float(int(who.time_bank(self.settings.time_bank_seconds, now())))
+            if seconds < 1:
+                raise ProtocolError(
+                    "no_time_bank",
+                    f"Your time bank is empty; it refills with {self.settings.time_bank_seconds:g} "
+                    "seconds an hour.",
+                )
+            self._check_fresh(seat, request.state_id)
+            assert seat is not None
+            return UseTimeBank(seat=seat, seconds=seconds, at=now())
         if kind == "sit":
             if seat is not None:
                 raise ProtocolError("already_seated", "You already have a seat at this table.")
@@ -439,8 +486,8 @@ class TableOwner:
         try:
             self._check_fresh(seat, request.state_id)
             await self._accept(replace(request.action, at=now()))
-        except RuleError as e:
-            log.info("table %s: bot in seat %s refused: %s", self.id, seat, e)
+        except RuleError as e:  # the code only: a bot's refusal may name its own cards
+            log.info("bot move refused", extra={"table": self.id, "seat": seat, "code": e.code})
 
     # ------------------------------------------------------------------ accepting
     async def _accept(
@@ -467,6 +514,8 @@ class TableOwner:
         self._schedule_bots()
         if any(isinstance(e, HandSettled) for e in events) and self.bots:
             await self._refill_bots()
+        if any(isinstance(e, HandStarted) for e in events):
+            await self._unseat_long_absent()
         if self.on_change is not None and any(
             isinstance(e, PlayerSat | PlayerLeft | HandStarted | HandSettled) for e in events
         ):
@@ -665,10 +714,20 @@ class TableOwner:
         for event in events:
             if isinstance(event, HandSettled):
                 self.hands_done.append(now())
-                self.metrics.hands.labels(self.settings.preset).inc()
+                if not self._replaying:
+                    self.metrics.hands.labels(self.settings.preset).inc()
+                    log.info(
+                        "hand settled",
+                        extra={"table": self.id, "hand": self.hand_id, "state_id": new.state_id},
+                    )
                 self.history = None
             elif self._replaying:
                 continue  # who sits where comes from the open sittings, not from old events
+            elif isinstance(event, HandStarted):
+                for seat, who in self.seated.items():
+                    seat_state = new.seats[seat]
+                    sitting_out = seat_state is not None and seat_state.sitting_out
+                    who.hands_sat_out = who.hands_sat_out + 1 if sitting_out else 0
             elif isinstance(event, PlayerLeft):
                 self.seated.pop(event.seat, None)
                 self.bots.pop(event.seat, None)
@@ -689,12 +748,15 @@ class TableOwner:
 
     def _frame(self, kind: str, seat: int | None, events: tuple[Event, ...]) -> dict[str, Any]:
         shown = [event_to_json(r) for e in events if (r := redact(e, seat)) is not None]
+        who = self.seated.get(seat) if seat is not None else None
+        bank = who.time_bank(self.settings.time_bank_seconds, now()) if who else None
         return {
             "type": kind,
             "table": self.id,
             "state_id": self.state.state_id,
             "server_time": now(),
             "seat": seat,
+            "time_bank": None if bank is None else round(bank, 1),
             "events": shown,
             "view": view_to_json(view(self.state, seat)),
         }
@@ -731,9 +793,19 @@ class TableOwner:
             action = await asyncio.to_thread(bot.choose, seen, legal, budget)
             await self.queue.put(Request("bot", action=action, state_id=seen.state_id))
         except RuleError as e:
-            log.info("table %s: bot in seat %s has nothing to do: %s", self.id, seat, e)
+            log.info("bot idle", extra={"table": self.id, "seat": seat, "code": e.code})
         finally:
             self.thinking.pop(seat, None)
+
+    async def _unseat_long_absent(self) -> None:
+        """A player who has sat out the table's number of hands leaves, with their chips."""
+        limit = self.settings.sit_out_hands
+        for seat, who in sorted(self.seated.items()):
+            if who.hands_sat_out >= limit and self.state.seats[seat] is not None:
+                try:
+                    await self._accept(Leave(seat=seat, at=now()))
+                except RuleError as e:
+                    log.warning("unseat refused", extra={"table": self.id, "code": e.code})
 
     async def _refill_bots(self) -> None:
         """Bots top their stacks back up after a hand (from the house, through their wallets),
@@ -760,7 +832,7 @@ class TableOwner:
                 try:
                     await self._accept(TopUp(seat=seat, amount=amount, at=now()))
                 except RuleError as e:
-                    log.info("table %s: bot top-up refused: %s", self.id, e)
+                    log.info("bot top-up refused", extra={"table": self.id, "code": e.code})
             seat_state = self.state.seats[seat]
             if seat_state is not None and seat_state.sitting_out and seat_state.stack > 0:
                 with contextlib.suppress(RuleError):
@@ -862,6 +934,8 @@ async def load_owner(
         bots=row.bots,
         bot_level=row.bot_level,
         practice=row.practice,
+        time_bank_seconds=row.time_bank_seconds,
+        sit_out_hands=row.sit_out_hands,
         status=row.status,
     )
     owner = TableOwner(

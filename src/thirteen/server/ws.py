@@ -92,11 +92,13 @@ async def _writer(websocket: WebSocket, watcher: Watcher) -> None:
             if frame is None:
                 break
             await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+        code, reason = watcher.closing or (CLOSE_SLOW, "Too far behind; reconnect to catch up.")
+        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+            await websocket.close(code, reason)
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
-    code, reason = watcher.closing or (CLOSE_SLOW, "Too far behind; reconnect to catch up.")
-    with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
-        await websocket.close(code, reason)
+    finally:
+        watcher.finished.set()
 
 
 async def _who(websocket: WebSocket) -> tuple[Me | None, bool]:

@@ -129,6 +129,10 @@ class GameTable(Base):
     bots: Mapped[int] = mapped_column(Integer, default=0)
     bot_level: Mapped[str] = mapped_column(String(16), default="strong")
     practice: Mapped[bool] = mapped_column(default=False)
+    time_bank_seconds: Mapped[float] = mapped_column(Float, default=30.0)
+    """A seat's time bank: this many seconds, refilled at this many an hour."""
+    sit_out_hands: Mapped[int] = mapped_column(Integer, default=3)
+    """Hands a player may sit out before their seat is given up and their chips returned."""
     status: Mapped[str] = mapped_column(String(16), default="open")
     created_at: Mapped[float] = mapped_column(Float)
     snapshot: Mapped[str] = mapped_column(Text)

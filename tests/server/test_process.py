@@ -1,0 +1,72 @@
+"""The room as an operator runs it: JSON log lines without secrets, SIGTERM's orderly stop,
+and dead sockets found by protocol pings."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+from pathlib import Path
+
+from services import room_process
+from websockets.exceptions import ConnectionClosed
+
+from thirteen.client import RoomClient
+from thirteen.server.serve import SHUTDOWN_SECONDS
+
+PASSWORD = "a secret password"
+
+
+def test_sigterm_closes_sockets_with_1001_and_exits(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    with room_process(url, tmp_path) as served, RoomClient(served.url) as boss:
+        boss.sign_up("boss", PASSWORD)
+        table = boss.create_table("ofc", bots=2, bot_level="heuristic")
+        conn = boss.open_table(table["id"], watch_only=True)
+        ticket = boss.ticket()
+        served.process.send_signal(signal.SIGTERM)
+        closing = conn.wait(lambda f: f["type"] == "closing")
+        assert "reconnect" in closing["message"]
+        assert conn.receive(timeout=30) is None
+        assert conn.closed is not None
+        assert conn.closed[0] == 1001
+        assert conn.closed[1]
+        # a clean exit: uvicorn finishes, then re-raises the signal it was stopped by
+        assert served.process.wait(SHUTDOWN_SECONDS + 2) in (0, -signal.SIGTERM)
+        assert any("Finished server process" in line for line in served.log)
+        lines = [json.loads(line) for line in served.log if line.strip()]
+    assert any(line["message"] == "room closing" for line in lines)
+    assert {"time", "level", "logger", "message"} <= set(lines[0])
+    everything = "".join(served.log)
+    assert PASSWORD not in everything
+    assert ticket not in everything
+    assert "login" in {line["message"] for line in lines}
+
+
+def test_a_silent_socket_is_dropped(tmp_path: Path) -> None:
+    """A client that never answers the room's pings is closed within ping interval + timeout."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    with room_process(url, tmp_path) as served, RoomClient(served.url) as boss:
+        boss.sign_up("boss", PASSWORD)
+        table = boss.create_table("chinese-1-6", bots=2, bot_level="heuristic")
+        host, port = served.url.removeprefix("http://").split(":")
+        raw = socket.create_connection((host, int(port)))
+        raw.sendall(
+            (
+                f"GET /ws/tables/{table['id']} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        raw.settimeout(40)  # the room's limit is 15 s; the socket must be gone well before this
+        received = b""
+        while chunk := raw.recv(65536):  # frames, pings we never answer, then the close
+            received += chunk
+        raw.close()
+        assert received.startswith(b"HTTP/1.1 101")
+        metrics = boss.request("GET", "/metrics")
+        assert "thirteen_ws_connections 0.0" in metrics
+        try:
+            boss.open_table(table["id"], watch_only=True).close()
+        except ConnectionClosed as e:  # pragma: no cover - the room must keep serving
+            raise AssertionError("the room stopped serving") from e
