@@ -236,6 +236,8 @@ def chinese(url: str, boss: RoomClient, ex: Examples) -> None:
 
     # a decision on an old state id: "stale", after a fresh snapshot
     wait_turn(ann)
+    ann.do({"type": "time_bank"}, ident="bank-1")  # more time for this decision, from the bank
+    ex["client:action:time_bank"] = ann.last_sent()
     seen = len(ann.frames)
     me = ann.me
     assert me is not None

@@ -120,19 +120,28 @@ def test_a_repeated_action_id_gets_the_same_answer(room: str, boss: RoomClient) 
         conn.close()
 
 
-def test_tickets_are_one_time_and_origins_checked(room: str) -> None:
+def test_tickets_are_one_time_and_origins_checked(room: str, boss: RoomClient) -> None:
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
+    table = boss.create_table("ofc", bots=2, bot_level="heuristic")
     with RoomClient(room) as ann:
         ann.sign_up("ann", "ann's password")
         ticket = ann.ticket()
-        url = ann.ws_url("/ws/tables/999")
+        with connect(f"{ann.ws_url('/ws/tables/999')}?ticket={ticket}") as ws:
+            assert '"no_table"' in ws.recv(timeout=10)  # the ticket is not spent on that
+        url = ann.ws_url(f"/ws/tables/{table['id']}")
         with connect(f"{url}?ticket={ticket}") as ws:
-            assert '"no_table"' in ws.recv(timeout=10)
+            assert '"snapshot"' in ws.recv(timeout=10)
         with connect(f"{url}?ticket={ticket}") as ws:
             assert '"bad_ticket"' in ws.recv(timeout=10)
             with pytest.raises(ConnectionClosed):
                 ws.recv(timeout=10)
         with connect(ann.ws_url("/ws/lobby"), origin="https://evil.example") as ws:  # type: ignore[arg-type]
             assert '"bad_origin"' in ws.recv(timeout=10)
+        with connect(ann.ws_url("/ws/lobby")) as ws:
+            assert '"lobby"' in ws.recv(timeout=10)
+            ws.send("not json")
+            assert '"bad_message"' in ws.recv(timeout=10)
+            ws.send('{"type": "ping"}')
+            assert '"pong"' in ws.recv(timeout=10)

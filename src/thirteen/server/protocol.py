@@ -2,8 +2,8 @@
 
 A client sends ``action`` (with its own ``id`` and the ``state_id`` it decided on), ``resync``
 (``since`` a state id) or ``ping``. The room sends ``snapshot``, ``update``, ``ack``, ``error``,
-``pong`` and ``closing``. Every frame about the table carries its ``state_id``; every error the
-engine's ``code`` and a sentence.
+``pong`` and ``closing``. ``snapshot``, ``update`` and ``ack`` carry the table's ``state_id``;
+every error carries a ``code`` (the engine's, where it refused) and a sentence.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from thirteen.server.accounts import Accounts, user_by_name
 from thirteen.server.db.models import GameTable
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
+from thirteen.server.protocol import CLOSE_GOING_AWAY
 from thirteen.server.settings import Settings
 from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
 
@@ -179,6 +180,7 @@ class Room:
     def _start(self, owner: TableOwner) -> None:
         self.owners[owner.id] = owner
         owner.start()
+        self._changed(owner)  # the lobby hears of a new table at once
         self.metrics.tables_open.set(
             sum(1 for o in self.owners.values() if o.settings.status == "open")
         )
@@ -197,7 +199,7 @@ class Room:
             watcher.offer(
                 {"type": "closing", "message": "The room is restarting; reconnect in a moment."}
             )
-            watcher.close_with(1001, "The room is restarting; reconnect in a moment.")
+            watcher.close_with(CLOSE_GOING_AWAY, "The room is restarting; reconnect in a moment.")
         if watchers:  # let each socket's writer send its goodbye before the server closes them
             done = asyncio.gather(*(w.finished.wait() for w in watchers))
             with contextlib.suppress(TimeoutError):

@@ -75,7 +75,7 @@ from thirteen.server.db.models import (
 )
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
-from thirteen.server.protocol import SEAT_ACTIONS, ProtocolError, error_frame
+from thirteen.server.protocol import CLOSE_GOING_AWAY, SEAT_ACTIONS, ProtocolError, error_frame
 
 log = logging.getLogger("thirteen.server.tables")
 
@@ -105,7 +105,7 @@ class Watcher:
 
     def close(self) -> None:
         """Ask the socket's writer to finish (after what is already queued)."""
-        self.close_with(1001, "Goodbye.")
+        self.close_with(CLOSE_GOING_AWAY, "Goodbye.")
 
     def close_with(self, code: int, reason: str) -> None:
         """Finish after what is queued, closing the socket with ``code`` and ``reason``."""
@@ -456,7 +456,8 @@ class TableOwner:
             data["seat"] = seat
         missing = [f for f in ("seat", "stack") if f in data and data[f] is None]
         if missing:
-            raise ProtocolError("bad_action", f'A "sit" action needs "{missing[0]}".')
+            field = "buy_in" if missing[0] == "stack" else missing[0]
+            raise ProtocolError("bad_action", f'A "sit" action needs "{field}".')
         action = action_from_json(data)
         if kind in SEAT_ACTIONS:
             self._check_fresh(seat, request.state_id)
@@ -689,10 +690,10 @@ class TableOwner:
         if hand is None:
             return {}
         keys: dict[int, tuple[Any, ...]] = {}
-        for seat, deadline in deciders(state).items():
+        for seat in deciders(state):  # not the deadline: a time bank does not change the decision
             board = hand.board_of(seat)
             assert board is not None
-            keys[seat] = (hand.number, board.street, board.pending, deadline)
+            keys[seat] = (hand.number, board.street, board.pending)
         return keys
 
     def _track(

@@ -26,6 +26,7 @@ from thirteen.server.protocol import (
     BURST,
     CLOSE_POLICY,
     CLOSE_SLOW,
+    CLOSE_TOO_BIG,
     ActionMessage,
     PingMessage,
     ProtocolError,
@@ -122,15 +123,15 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
     if not _origin_ok(websocket):
         await _refuse(websocket, "bad_origin", "This page came from another site.", CLOSE_POLICY)
         return
-    me, ticket_ok = await _who(websocket)
+    owner = room.owners.get(table_id)
+    if owner is None or owner.settings.status == "closed" or not room.accepting:
+        await _refuse(websocket, "no_table", f"There is no open table {table_id}.", CLOSE_POLICY)
+        return
+    me, ticket_ok = await _who(websocket)  # spent only on a table that is there
     if not ticket_ok:
         await _refuse(
             websocket, "bad_ticket", "That ticket is unknown, used or expired.", CLOSE_POLICY
         )
-        return
-    owner = room.owners.get(table_id)
-    if owner is None or owner.settings.status == "closed" or not room.accepting:
-        await _refuse(websocket, "no_table", f"There is no open table {table_id}.", CLOSE_POLICY)
         return
     await websocket.accept()
     metrics = websocket.app.state.metrics
@@ -173,7 +174,7 @@ async def _read(websocket: WebSocket, watcher: Watcher, me: Me | None, owner: An
         except ProtocolError as e:
             watcher.offer(error_frame(e.code, e.message))
             if e.code == "too_big":
-                watcher.close_with(1009, "Message too big.")
+                watcher.close_with(CLOSE_TOO_BIG, "Message too big.")
                 return
             continue
         if isinstance(parsed, PingMessage):
@@ -219,10 +220,27 @@ async def lobby_socket(websocket: WebSocket) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             if not bucket.take():
-                watcher.offer(error_frame("flood", "Too many messages; closing this socket."))
+                watcher.offer(
+                    error_frame(
+                        "flood", f"More than {BURST} messages a second; closing this socket."
+                    )
+                )
                 watcher.close_with(CLOSE_POLICY, "Too many messages.")
                 break
-            watcher.offer({"type": "pong", "server_time": time.time()})
+            try:
+                parsed = parse_message(message.get("text") or message.get("bytes") or b"")
+            except ProtocolError as e:
+                watcher.offer(error_frame(e.code, e.message))
+                if e.code == "too_big":
+                    watcher.close_with(CLOSE_TOO_BIG, "Message too big.")
+                    break
+                continue
+            if isinstance(parsed, PingMessage):
+                watcher.offer({"type": "pong", "server_time": time.time()})
+            else:
+                watcher.offer(
+                    error_frame("bad_message", "The lobby socket takes only ping messages.")
+                )
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
