@@ -74,6 +74,7 @@ EXPECT: dict[str, Callable[[str], object]] = {
     "thirteen admin table close": lambda out: "Table 1 is closing." in out,
     "thirteen admin promote": lambda out: "ann is now an admin." in out,
     "thirteen admin audit": lambda out: "The audit passed." in out,
+    "thirteen admin export": lambda out: "0 hand histories in backup" in out,
     "thirteen admin migrate": lambda out: "up to date" in out,
     "thirteen bench": lambda out: "benchmark: evaluate" in out,
 }
@@ -81,7 +82,7 @@ EXPECT: dict[str, Callable[[str], object]] = {
 
 
 def test_the_readme_has_its_examples() -> None:
-    assert len(COMMANDS) == 18
+    assert len(COMMANDS) == 19
     assert {kind for kind, _ in BLOCKS} == {"sh", "json", "python"}
     others = {line.split("#")[0].strip() for line in EXAMPLES if line not in COMMANDS}
     assert others == set(NOT_RUN)

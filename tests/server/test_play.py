@@ -4,7 +4,11 @@ the leak oracle over every frame and the ledger audited at the end."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from play import check_no_leak, play
@@ -145,3 +149,39 @@ def test_tickets_are_one_time_and_origins_checked(room: str, boss: RoomClient) -
             assert '"bad_message"' in ws.recv(timeout=10)
             ws.send('{"type": "ping"}')
             assert '"pong"' in ws.recv(timeout=10)
+
+
+def test_admins_export_everything_and_it_verifies(
+    room: str, boss: RoomClient, settings: Settings, tmp_path: Path
+) -> None:
+    table = boss.create_table(
+        "ofc-pineapple", bots=3, bot_level="heuristic", rules={"showdown_seconds": 0.05}
+    )
+    watch = boss.open_table(table["id"], watch_only=True)
+    watch.wait(lambda f: ((f.get("view") or {}).get("hand") or {}).get("number", 0) >= 3)
+    watch.close()
+    folder = tmp_path / "export"
+    env = {**os.environ, "THIRTEEN_DATABASE_URL": settings.database_url}
+    done = subprocess.run(
+        [sys.executable, "-m", "thirteen.cli", "admin", "export", str(folder)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    full = sorted(folder.glob("ofc-pineapple-table*-hand-00001.json"))
+    copies = sorted(folder.glob("ofc-pineapple-table*-hand-00001-seat*.json"))
+    assert len(full) == 1
+    assert len(copies) >= 2  # the first hand may start before the third bot sits
+    ledger = (folder / "ledger.csv").read_text(encoding="utf-8").splitlines()
+    assert ledger[0].startswith("id,at,from,to,amount")
+    assert any(",hand," in line for line in ledger)
+    for path, code in [(full[0], 0), (copies[0], 3)]:
+        checked = subprocess.run(
+            [sys.executable, "-m", "thirteen.cli", "verify", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert checked.returncode == code, checked.stdout + checked.stderr

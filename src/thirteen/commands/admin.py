@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import csv
 import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -160,6 +162,53 @@ def table_close(table_id: Annotated[int, typer.Argument(help="The table's id.")]
     if not _with_db(close):
         fail(f"There is no open table {table_id}.")
     print(f"Table {table_id} is closing.")
+
+
+@admin_app.command("export")
+def export(
+    directory: Annotated[Path, typer.Argument(help="A folder to write into (made if missing).")],
+) -> None:
+    """Export everything: every finished hand's full history and each seat's copy (JSON and
+    text, as thirteen verify reads them), and the whole ledger as ledger.csv."""
+    from sqlalchemy import select
+
+    from thirteen.commands.histories import HistoryWriter, history_name
+    from thirteen.engine.history import history_from_json
+    from thirteen.server.db.models import GameTable, Hand, LedgerAccount, Transfer
+
+    writer = HistoryWriter(directory)
+
+    async def body(db: Any) -> int:
+        async with db.begin() as s:
+            names = {a.id: a.name for a in (await s.scalars(select(LedgerAccount))).all()}
+            transfers = (await s.scalars(select(Transfer).order_by(Transfer.id))).all()
+            presets = {t.id: t.preset for t in (await s.scalars(select(GameTable))).all()}
+            hands = (
+                await s.scalars(select(Hand).where(Hand.history.is_not(None)).order_by(Hand.id))
+            ).all()
+        with (directory / "ledger.csv").open("w", newline="", encoding="utf-8") as out:
+            rows = csv.writer(out)
+            rows.writerow(["id", "at", "from", "to", "amount", "reason", "memo", "key"])
+            for t in transfers:
+                rows.writerow(
+                    [
+                        t.id,
+                        f"{t.created_at:.3f}",
+                        names[t.debit_id],
+                        names[t.credit_id],
+                        t.amount,
+                        t.reason,
+                        t.memo,
+                        t.key,
+                    ]
+                )
+        for hand in hands:
+            history = history_from_json(json.loads(hand.history or "{}"))
+            writer.write(history, history_name(presets[hand.table_id], history, hand.table_id))
+        return len(transfers)
+
+    transfers = _with_db(body)
+    print(f"{writer.summary()}; {transfers} transfers in {directory / 'ledger.csv'}.")
 
 
 @admin_app.command("promote")

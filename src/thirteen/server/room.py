@@ -80,7 +80,7 @@ async def insert_table(db: Database, spec: TableSpec) -> int:
     async with db.begin() as s:
         row = GameTable(
             name=name,
-            preset=rules.name,
+            preset=get_rules(spec.preset).name,  # the preset; the rules column has the overrides
             rules=json.dumps(rules.to_dict()),
             seats=seats,
             unit=spec.unit,

@@ -53,6 +53,7 @@ from thirteen.engine.events import (
 from thirteen.engine.history import (
     HandHistory,
     begin_history,
+    finish,
     history_to_json,
     record,
     snapshot_from_json,
@@ -682,7 +683,8 @@ class TableOwner:
 
     def _history_json(self, last: Action) -> str:
         assert self.history is not None
-        return json.dumps(history_to_json(record(self.history, last)), separators=(",", ":"))
+        done = finish(record(self.history, last))
+        return json.dumps(history_to_json(done), separators=(",", ":"))
 
     # ------------------------------------------------------------------ bookkeeping
     def _decision_keys(self, state: TableState) -> dict[int, tuple[Any, ...]]:
