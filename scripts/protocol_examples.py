@@ -21,16 +21,13 @@ import copy
 import json
 import random
 import re
-import socket
 import sys
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -43,7 +40,7 @@ from thirteen.engine.rules import get_rules
 from thirteen.server import protocol
 from thirteen.server import tables as table_module
 from thirteen.server.app import create_app
-from thirteen.server.serve import uvicorn_config
+from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import load_settings
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
@@ -90,16 +87,6 @@ class Examples:
 
 
 # ---------------------------------------------------------------------------------- the room
-class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config) -> None:
-        super().__init__(config)
-        self.ready = threading.Event()
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        self.ready.set()
-
-
 @contextmanager
 def room(folder: Path) -> Iterator[str]:
     """A room on SQLite in ``folder``, served as ``thirteen serve`` serves it; its base URL."""
@@ -113,21 +100,8 @@ def room(folder: Path) -> Iterator[str]:
         bot_budget=0.05,
         admins="boss",
     )
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = _Server(uvicorn_config(create_app(settings), port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.ready.wait(0.05):
-        if not thread.is_alive():
-            raise RuntimeError("the room did not start")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
-        sock.close()
+    with serve_in_thread(create_app(settings)) as url:
+        yield url
 
 
 @contextmanager

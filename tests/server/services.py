@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fastapi import FastAPI
 
-from thirteen.server.serve import RoomServer, uvicorn_config
+from thirteen.server.serve import serve_in_thread
 
 REQUIRED = os.environ.get("THIRTEEN_REQUIRE_SERVICES") == "1"
 
@@ -192,21 +191,4 @@ def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[S
         process.stderr.close()
 
 
-@contextmanager
-def serve_in_thread(app: FastAPI) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on a free loopback port in a thread; yields its base URL."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = RoomServer(uvicorn_config(app, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.ready.wait(0.05):
-        if not thread.is_alive():
-            raise RuntimeError("the room did not start")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
-        sock.close()
+__all__ = ["Postgres", "Served", "free_port", "missing", "room_process", "serve_in_thread"]

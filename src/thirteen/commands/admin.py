@@ -179,7 +179,7 @@ def export(
     writer = HistoryWriter(directory)
 
     async def body(db: Any) -> int:
-        async with db.begin() as s:
+        async with db.snapshot() as s:
             names = {a.id: a.name for a in (await s.scalars(select(LedgerAccount))).all()}
             transfers = (await s.scalars(select(Transfer).order_by(Transfer.id))).all()
             presets = {t.id: t.preset for t in (await s.scalars(select(GameTable))).all()}

@@ -32,7 +32,7 @@ class AuditReport:
 
 async def audit(db: Database) -> AuditReport:
     report = AuditReport()
-    async with db.begin() as s:
+    async with db.snapshot() as s:
         report.totals, problems = await ledger.ledger_audit(s)
         report.problems.extend(problems)
         tables = {t.id: t for t in (await s.scalars(select(GameTable))).all()}

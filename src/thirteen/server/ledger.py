@@ -123,6 +123,25 @@ async def transfer(
     return made
 
 
+async def fill_wallet(
+    session: AsyncSession, user_id: int, amount: int, *, key: str, memo: str
+) -> LedgerAccount:
+    """The account's wallet, holding at least ``amount``: the house grants what is missing
+    (bots' stakes — play money — so a table of bots keeps playing whatever they lose)."""
+    held = await wallet(session, user_id)
+    if held.balance < amount:
+        await transfer(
+            session,
+            key=key,
+            debit=await house(session),
+            credit=held,
+            amount=amount - held.balance,
+            reason="grant",
+            memo=memo,
+        )
+    return held
+
+
 async def balance(session: AsyncSession, account_id: int) -> int:
     """What the transfers say ``account_id`` holds (not the cache)."""
     credited = await session.scalar(
@@ -199,6 +218,7 @@ __all__ = [
     "LedgerTotals",
     "account",
     "balance",
+    "fill_wallet",
     "house",
     "ledger_audit",
     "transfer",

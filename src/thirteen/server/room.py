@@ -220,17 +220,8 @@ class Room:
         )
         amount = owner.settings.max_buy_in
         async with self.db.begin() as s:
-            wallet = await ledger.wallet(s, user_id)
-            if wallet.balance < amount:
-                await ledger.transfer(
-                    s,
-                    key=f"bot-refill:{user_id}:{secrets.token_hex(8)}",
-                    debit=await ledger.house(s),
-                    credit=wallet,
-                    amount=amount - wallet.balance,
-                    reason="grant",
-                    memo="bot stake",
-                )
+            key = f"bot-refill:{user_id}:{secrets.token_hex(8)}"
+            await ledger.fill_wallet(s, user_id, amount, key=key, memo="bot stake")
         answer = await owner.submit(
             Request(
                 "action",

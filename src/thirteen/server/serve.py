@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import uvicorn
@@ -60,6 +62,27 @@ class RoomServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+@contextmanager
+def serve_in_thread(app: Any) -> Iterator[str]:
+    """Serve ``app`` as ``thirteen serve`` does, on a free loopback port in a thread (tests and
+    scripts); yields the base URL once it listens, and stops it afterwards."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = RoomServer(uvicorn_config(app, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.ready.wait(0.05):
+        if not thread.is_alive():
+            raise RuntimeError("the room did not start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
 def serve(settings: Settings, host: str, port: int) -> None:
     """Serve the room until SIGINT/SIGTERM, logging JSON lines."""
     configure_logging(settings.log_level)
@@ -70,4 +93,4 @@ def serve(settings: Settings, host: str, port: int) -> None:
     RoomServer(config).run()
 
 
-__all__ = ["SHUTDOWN_SECONDS", "RoomServer", "serve", "uvicorn_config"]
+__all__ = ["SHUTDOWN_SECONDS", "RoomServer", "serve", "serve_in_thread", "uvicorn_config"]

@@ -821,17 +821,8 @@ class TableOwner:
             amount = self.settings.max_buy_in - seat_state.stack
             if amount >= max(1, self.settings.max_buy_in // 2):
                 async with self.db.begin() as s:
-                    wallet = await ledger.wallet(s, who.user_id)
-                    if wallet.balance < amount:
-                        await ledger.transfer(
-                            s,
-                            key=f"bot-refill:t{self.id}:j{self.state.state_id}:s{seat}",
-                            debit=await ledger.house(s),
-                            credit=wallet,
-                            amount=amount - wallet.balance,
-                            reason="grant",
-                            memo="bot refill",
-                        )
+                    key = f"bot-refill:t{self.id}:j{self.state.state_id}:s{seat}"
+                    await ledger.fill_wallet(s, who.user_id, amount, key=key, memo="bot refill")
                 try:
                     await self._accept(TopUp(seat=seat, amount=amount, at=now()))
                 except RuleError as e:

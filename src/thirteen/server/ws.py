@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -28,6 +29,7 @@ from thirteen.server.protocol import (
     CLOSE_SLOW,
     CLOSE_TOO_BIG,
     ActionMessage,
+    Message,
     PingMessage,
     ProtocolError,
     ResyncMessage,
@@ -151,7 +153,9 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
             await asyncio.wait_for(writer, 5)
 
 
-async def _read(websocket: WebSocket, watcher: Watcher, me: Me | None, owner: Any) -> None:
+async def _messages(websocket: WebSocket, watcher: Watcher) -> AsyncIterator[Message]:
+    """The socket's messages, parsed; a bad one is answered here and skipped. Ends when the
+    socket closes, or after a flood or an oversized frame (each answered with a sentence)."""
     bucket = Bucket()
     while websocket.client_state == WebSocketState.CONNECTED and not watcher.dropped:
         try:
@@ -160,25 +164,30 @@ async def _read(websocket: WebSocket, watcher: Watcher, me: Me | None, owner: An
             return
         if message["type"] == "websocket.disconnect":
             return
-        raw = message.get("text")
-        if raw is None:
-            raw = message.get("bytes") or b""
         if not bucket.take():
             watcher.offer(
                 error_frame("flood", f"More than {BURST} messages a second; closing this socket.")
             )
             watcher.close_with(CLOSE_POLICY, "Too many messages.")
             return
+        raw = message.get("text")
         try:
-            parsed = parse_message(raw)
+            yield parse_message(raw if raw is not None else message.get("bytes") or b"")
         except ProtocolError as e:
             watcher.offer(error_frame(e.code, e.message))
             if e.code == "too_big":
                 watcher.close_with(CLOSE_TOO_BIG, "Message too big.")
                 return
-            continue
+
+
+def _pong(watcher: Watcher) -> None:
+    watcher.offer({"type": "pong", "server_time": time.time()})
+
+
+async def _read(websocket: WebSocket, watcher: Watcher, me: Me | None, owner: Any) -> None:
+    async for parsed in _messages(websocket, watcher):
         if isinstance(parsed, PingMessage):
-            watcher.offer({"type": "pong", "server_time": time.time()})
+            _pong(watcher)
         elif isinstance(parsed, ResyncMessage):
             await owner.submit(Request("resync", watcher=watcher, since=parsed.since))
         elif isinstance(parsed, ActionMessage):
@@ -213,36 +222,14 @@ async def lobby_socket(websocket: WebSocket) -> None:
     writer = asyncio.create_task(_writer(websocket, watcher))
     room.lobby.add(watcher)
     watcher.offer(room.lobby_frame())
-    bucket = Bucket()
     try:
-        while not watcher.dropped:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            if not bucket.take():
-                watcher.offer(
-                    error_frame(
-                        "flood", f"More than {BURST} messages a second; closing this socket."
-                    )
-                )
-                watcher.close_with(CLOSE_POLICY, "Too many messages.")
-                break
-            try:
-                parsed = parse_message(message.get("text") or message.get("bytes") or b"")
-            except ProtocolError as e:
-                watcher.offer(error_frame(e.code, e.message))
-                if e.code == "too_big":
-                    watcher.close_with(CLOSE_TOO_BIG, "Message too big.")
-                    break
-                continue
+        async for parsed in _messages(websocket, watcher):
             if isinstance(parsed, PingMessage):
-                watcher.offer({"type": "pong", "server_time": time.time()})
+                _pong(watcher)
             else:
                 watcher.offer(
                     error_frame("bad_message", "The lobby socket takes only ping messages.")
                 )
-    except (WebSocketDisconnect, RuntimeError):
-        pass
     finally:
         room.lobby.discard(watcher)
         watcher.close()

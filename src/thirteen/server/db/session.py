@@ -88,6 +88,16 @@ class Database:
         async with self.sessions() as session, session.begin():
             yield session
 
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[AsyncSession]:
+        """A read-only view of one moment (audits, exports, while the room keeps writing):
+        REPEATABLE READ on PostgreSQL; a SQLite read transaction is a snapshot already."""
+        async with self.engine.connect() as conn:
+            if not is_sqlite(self.url):
+                conn = await conn.execution_options(isolation_level="REPEATABLE READ")
+            async with AsyncSession(bind=conn, expire_on_commit=False) as session, session.begin():
+                yield session
+
     async def ping(self) -> bool:
         """Whether the database answers a trivial query."""
         try:
