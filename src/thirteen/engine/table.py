@@ -263,12 +263,17 @@ def _next_button(state: TableState, seats: Sequence[int], *, frozen: bool) -> in
     return min(seats, key=lambda s: (s - start) % n)
 
 
-def _open_decisions(state: TableState, now: float) -> tuple[TableState, list[Event]]:
-    """Give deadlines to whoever must act now, dealing new streets as they open."""
+def _open_decisions(
+    state: TableState, now: float, boards: list[Board] | None = None
+) -> tuple[TableState, list[Event]]:
+    """Give deadlines to whoever must act now, dealing new streets as they open.
+
+    ``boards``: the hand's boards as a decision just left them, when they differ from the state's.
+    """
     hand = state.hand
     assert hand is not None
     rules = state.rules
-    boards = list(hand.boards)
+    boards = list(hand.boards) if boards is None else boards
     events: list[Event] = []
     turn = hand.turn
     street = hand.street
@@ -372,7 +377,7 @@ def _set_hand(state: TableState, now: float, action: Action) -> tuple[TableState
     events: list[Event] = [HandSet(action.seat)]
     if discards:
         events.append(CardsDiscarded(action.seat, discards, private_to=action.seat))
-    return _after_decision(_replace_board(state, index, new_board), now, events)
+    return _decided(state, index, new_board, now, events)
 
 
 def _declare_natural(
@@ -405,7 +410,7 @@ def _declare_natural(
     events: list[Event] = [
         NaturalDeclared(action.seat, action.natural, natural.front, natural.middle, natural.back)
     ]
-    return _after_decision(_replace_board(state, index, new_board), now, events)
+    return _decided(state, index, new_board, now, events)
 
 
 def _surrender(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -414,9 +419,7 @@ def _surrender(state: TableState, now: float, action: Action) -> tuple[TableStat
     if not state.rules.surrender:
         raise _illegal("no_surrender", f"{state.rules.name} has no surrender.")
     new_board = replace(board, outcome="surrendered", deadline=None)
-    return _after_decision(
-        _replace_board(state, index, new_board), now, [HandSurrendered(action.seat)]
-    )
+    return _decided(state, index, new_board, now, [HandSurrendered(action.seat)])
 
 
 def _place(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -447,7 +450,7 @@ def _place(state: TableState, now: float, action: Action) -> tuple[TableState, l
     ]
     if action.discard:
         events.append(CardsDiscarded(action.seat, action.discard, private_to=action.seat))
-    return _after_decision(_replace_board(state, index, new_board), now, events)
+    return _decided(state, index, new_board, now, events)
 
 
 def placement_problem(
@@ -513,14 +516,18 @@ def _timeout(state: TableState, now: float, action: Action) -> tuple[TableState,
     raise _illegal("nothing_due", f"Seat {seat} has nothing to time out.")
 
 
-def _after_decision(
-    state: TableState, now: float, events: list[Event]
+def _decided(
+    state: TableState, index: int, board: Board, now: float, events: list[Event]
 ) -> tuple[TableState, list[Event]]:
+    """A seat has decided and its board is now ``board`` (``hand.boards[index]``): the
+    showdown if nobody is left to play, else whoever must act next."""
     hand = state.hand
     assert hand is not None
-    if all(b.outcome != "playing" for b in hand.boards):
-        return _showdown(state, now, events)
-    new, more = _open_decisions(state, now)
+    boards = list(hand.boards)
+    boards[index] = board
+    if all(b.outcome != "playing" for b in boards):
+        return _showdown(replace(state, hand=replace(hand, boards=tuple(boards))), now, events)
+    new, more = _open_decisions(state, now, boards)
     return new, events + more
 
 

@@ -149,9 +149,9 @@ def _board_view(state: TableState, board: Board, viewer: int | None) -> BoardVie
     )
 
 
-def _my_cards(state: TableState, board: Board) -> MyCards:
+def _my_cards(state: TableState, board: Board, due: dict[int, float | None]) -> MyCards:
     rules = state.rules
-    must = board.seat in deciders(state)
+    must = board.seat in due
     naturals: tuple[str, ...] = ()
     if must and not rules.is_ofc and len(board.pending) == 13 and rules.natural_payouts:
         naturals = tuple(
@@ -213,14 +213,15 @@ def view(state: TableState, viewer: int | None) -> TableView:
     hand = state.hand
     if hand is not None:
         mine = hand.board_of(viewer) if viewer is not None else None
+        due = deciders(state)
         hand_view = HandView(
             number=hand.number,
             button=hand.button,
             commitment=hand.deal.commitment,
             street=hand.street,
-            to_act=tuple(sorted(deciders(state).items())),
+            to_act=tuple(sorted(due.items())),
             boards=tuple(_board_view(state, b, viewer) for b in hand.boards),
-            me=_my_cards(state, mine) if mine is not None else None,
+            me=_my_cards(state, mine, due) if mine is not None else None,
             results=_results(state),
         )
     return TableView(
