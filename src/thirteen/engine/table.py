@@ -77,6 +77,7 @@ from thirteen.engine.state import (
     dealt_in_next,
     deciders,
     discards_due,
+    evolve,
     is_in_hand,
     may_decide,
     min_players_to_deal,
@@ -97,7 +98,7 @@ def apply(state: TableState, action: Action) -> tuple[TableState, tuple[Event, .
         raise IllegalActionError("bad_action", f"{type(action).__name__} is not a table action.")
     now = max(state.clock, action.at)
     new_state, events = handler(state, now, action)
-    return replace(new_state, clock=now, state_id=state.state_id + 1), tuple(events)
+    return evolve(new_state, clock=now, state_id=state.state_id + 1), tuple(events)
 
 
 def _illegal(code: str, message: str) -> IllegalActionError:
@@ -278,40 +279,34 @@ def _open_decisions(
     turn = hand.turn
     street = hand.street
     if rules.is_ofc:
+        street_boards = [
+            i for i, b in enumerate(boards) if b.outcome == "playing" and not b.in_fantasyland
+        ]
         # Advance the street while every street player has played it.
-        while True:
-            street_boards = [
-                i for i, b in enumerate(boards) if b.outcome == "playing" and not b.in_fantasyland
-            ]
-            if not street_boards or any(boards[i].street == street for i in street_boards):
-                break
+        while street_boards and not any(boards[i].street == street for i in street_boards):
             street += 1
             for i in street_boards:
                 b = boards[i]
                 begin = b.position * hand.slice_size + sum(rules.streets[:street])
                 cards = hand.deal.order[begin : begin + rules.streets[street]]
-                boards[i] = replace(b, dealt=b.dealt + cards, pending=cards)
+                boards[i] = evolve(b, dealt=b.dealt + cards, pending=cards)
                 events.append(CardsDealt(b.seat, street, cards, private_to=b.seat))
-        waiting = [
-            i
-            for i, b in enumerate(boards)
-            if b.outcome == "playing" and not b.in_fantasyland and b.street == street
-        ]
+        waiting = [i for i in street_boards if boards[i].street == street]
         seconds = rules.first_street_seconds if street == 0 else rules.street_seconds
         if rules.turn_order == "sequential":
             turn = waiting[0] if waiting else None
             waiting = waiting[:1]
         opened = [i for i in waiting if boards[i].deadline is None]
         for i in opened:
-            boards[i] = replace(boards[i], deadline=now + seconds)
+            boards[i] = evolve(boards[i], deadline=now + seconds)
         if opened:
             events.append(TurnStarted(tuple(boards[i].seat for i in opened), street, now + seconds))
     for i, b in enumerate(boards):
         if b.outcome == "playing" and b.deadline is None and (b.in_fantasyland or not rules.is_ofc):
             seconds = rules.fantasyland_seconds if b.in_fantasyland else rules.set_hand_seconds
-            boards[i] = replace(b, deadline=hand.started_at + seconds)
-    new_hand = replace(hand, boards=tuple(boards), street=street, turn=turn)
-    return replace(state, hand=new_hand), events
+            boards[i] = evolve(b, deadline=hand.started_at + seconds)
+    new_hand = evolve(hand, boards=tuple(boards), street=street, turn=turn)
+    return evolve(state, hand=new_hand), events
 
 
 def _deciding_board(state: TableState, seat: int) -> tuple[int, Board]:
@@ -364,7 +359,7 @@ def _set_hand(state: TableState, now: float, action: Action) -> tuple[TableState
     chosen = action.front + action.middle + action.back
     _check_from(chosen, board.pending, "your cards")
     discards = tuple(c for c in board.pending if c not in set(chosen))
-    new_board = replace(
+    new_board = evolve(
         board,
         front=action.front,
         middle=action.middle,
@@ -397,7 +392,7 @@ def _declare_natural(
             ),
         )
     natural = check_natural(action.natural, board.pending)  # RuleError says why, state unchanged
-    new_board = replace(
+    new_board = evolve(
         board,
         front=natural.front,
         middle=natural.middle,
@@ -418,7 +413,7 @@ def _surrender(state: TableState, now: float, action: Action) -> tuple[TableStat
     index, board = _deciding_board(state, action.seat)
     if not state.rules.surrender:
         raise _illegal("no_surrender", f"{state.rules.name} has no surrender.")
-    new_board = replace(board, outcome="surrendered", deadline=None)
+    new_board = evolve(board, outcome="surrendered", deadline=None)
     return _decided(state, index, new_board, now, [HandSurrendered(action.seat)])
 
 
@@ -434,7 +429,7 @@ def _place(state: TableState, now: float, action: Action) -> tuple[TableState, l
     if problem:
         raise _illegal("bad_placement", problem)
     done = board.street + 1 == len(rules.streets)
-    new_board = replace(
+    new_board = evolve(
         board,
         front=board.front + action.front,
         middle=board.middle + action.middle,
@@ -526,7 +521,7 @@ def _decided(
     boards = list(hand.boards)
     boards[index] = board
     if all(b.outcome != "playing" for b in boards):
-        return _showdown(replace(state, hand=replace(hand, boards=tuple(boards))), now, events)
+        return _showdown(evolve(state, hand=evolve(hand, boards=tuple(boards))), now, events)
     new, more = _open_decisions(state, now, boards)
     return new, events + more
 
