@@ -227,7 +227,8 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
     for seat in order:
         s = new_seats[seat]
         assert s is not None
-        new_seats[seat] = replace(s, fantasyland=None, sit_out_after_hand=False)
+        if s.fantasyland is not None or s.sit_out_after_hand:  # else keep the very same seat
+            new_seats[seat] = replace(s, fantasyland=None, sit_out_after_hand=False)
     events.append(
         HandStarted(
             hand.number,
@@ -280,10 +281,11 @@ def _open_decisions(
     street = hand.street
     if rules.is_ofc:
         street_boards = [
-            i for i, b in enumerate(boards) if b.outcome == "playing" and not b.in_fantasyland
+            i for i, b in enumerate(boards) if b.outcome == "playing" and b.fantasyland is None
         ]
+        waiting = [i for i in street_boards if boards[i].street == street]
         # Advance the street while every street player has played it.
-        while street_boards and not any(boards[i].street == street for i in street_boards):
+        while street_boards and not waiting:
             street += 1
             for i in street_boards:
                 b = boards[i]
@@ -291,7 +293,7 @@ def _open_decisions(
                 cards = hand.deal.order[begin : begin + rules.streets[street]]
                 boards[i] = evolve(b, dealt=b.dealt + cards, pending=cards)
                 events.append(CardsDealt(b.seat, street, cards, private_to=b.seat))
-        waiting = [i for i in street_boards if boards[i].street == street]
+            waiting = [i for i in street_boards if boards[i].street == street]
         seconds = rules.first_street_seconds if street == 0 else rules.street_seconds
         if rules.turn_order == "sequential":
             turn = waiting[0] if waiting else None
