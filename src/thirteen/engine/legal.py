@@ -104,9 +104,13 @@ def placements(cards: Sequence[Card], room: Sequence[int], discards: int) -> lis
 
 
 @cache
-def _discard_sets(count: int, discards: int) -> tuple[tuple[int, ...], ...]:
-    """Every choice of ``discards`` of ``count`` cards, by position, in `combinations` order."""
-    return tuple(combinations(range(count), discards))
+def _discard_sets(count: int, discards: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every choice of ``discards`` of ``count`` cards, in `combinations` order, as the positions
+    kept and the positions discarded."""
+    return tuple(
+        (tuple(i for i in range(count) if i not in dropped), dropped)
+        for dropped in combinations(range(count), discards)
+    )
 
 
 class Placements(Sequence[Placement]):
@@ -121,9 +125,10 @@ class Placements(Sequence[Placement]):
         self._discard_sets = _discard_sets(len(self.cards), discards)
         keep = len(self.cards) - discards
         self._rows = _assignments(keep, self.room) if keep >= 0 else ()
+        self._size = len(self._discard_sets) * len(self._rows)
 
     def __len__(self) -> int:
-        return len(self._discard_sets) * len(self._rows)
+        return self._size
 
     @overload
     def __getitem__(self, index: int) -> Placement: ...
@@ -134,16 +139,16 @@ class Placements(Sequence[Placement]):
     def __getitem__(self, index: int | slice) -> Placement | list[Placement]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        size = len(self)
+        size = self._size
         if not -size <= index < size:
             raise IndexError("placement index out of range")
         discard_set, assignment = divmod(index % size, len(self._rows))
-        dropped = self._discard_sets[discard_set]
+        kept, dropped = self._discard_sets[discard_set]
+        cards = self.cards
         split: tuple[list[Card], list[Card], list[Card]] = ([], [], [])
-        keep = (c for i, c in enumerate(self.cards) if i not in dropped)
-        for card, row in zip(keep, self._rows[assignment], strict=True):
-            split[row].append(card)
-        discard = tuple(self.cards[i] for i in dropped)
+        for i, row in zip(kept, self._rows[assignment], strict=True):
+            split[row].append(cards[i])
+        discard = tuple([cards[i] for i in dropped])
         return (tuple(split[0]), tuple(split[1]), tuple(split[2]), discard)
 
     def __iter__(self) -> Iterator[Placement]:
