@@ -240,7 +240,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
     )
     for b in boards:
         events.append(CardsDealt(b.seat, 0, b.dealt, private_to=b.seat))
-    new = replace(
+    new = evolve(
         state,
         seats=tuple(new_seats),
         button=button,
@@ -559,7 +559,7 @@ def _showdown(state: TableState, now: float, events: list[Event]) -> tuple[Table
     for seat, delta, player in zip(seats_in_order, deltas, result.players, strict=True):
         s = new_seats[seat]
         assert s is not None
-        s = replace(s, stack=s.stack + delta, fantasyland=player.fantasyland_cards)
+        s = evolve(s, stack=s.stack + delta, fantasyland=player.fantasyland_cards)
         if player.fantasyland_cards is not None:
             after.append(FantasylandEarned(seat, player.fantasyland_cards))
         if s.leaving:
@@ -580,8 +580,8 @@ def _showdown(state: TableState, now: float, events: list[Event]) -> tuple[Table
             tuple(st + d for st, d in zip(stacks, deltas, strict=True)),
         )
     )
-    new_hand = replace(hand, result=result, settlement=tuple(deltas))
-    new = replace(
+    new_hand = evolve(hand, result=result, settlement=tuple(deltas))
+    new = evolve(
         state,
         seats=tuple(new_seats),
         hand=new_hand,
