@@ -160,11 +160,15 @@ class TableState:
 
 
 Record = TypeVar("Record", Seat, Board, HandState, TableState)
-_FIELDS = {
-    cls: (attrgetter(*names), {name: i for i, name in enumerate(names)})
-    for cls in Record.__constraints__
-    if (names := tuple(f.name for f in fields(cls)))
-}
+
+
+def _field_reader(cls: type[Record]) -> tuple[attrgetter[Any], dict[str, int]]:
+    """Reads a record's fields in order, and where each one sits."""
+    names = [f.name for f in fields(cls)]
+    return attrgetter(*names), {name: i for i, name in enumerate(names)}
+
+
+_FIELDS = {cls: _field_reader(cls) for cls in Record.__constraints__}
 
 
 def evolve(record: Record, /, **changes: Any) -> Record:
