@@ -14,10 +14,11 @@ thirteen.engine.errors.IllegalActionError: This seat has nothing to decide now.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
+from typing import overload
 
 from thirteen.engine.actions import Place
 from thirteen.engine.cards import Card
@@ -44,9 +45,10 @@ class Legal:
     naturals: tuple[str, ...]
     can_surrender: bool
 
-    def placements(self) -> list[Placement]:
-        """Every legal street placement (mode ``"street"``)."""
-        return placements(self.cards, self.room, self.discard)
+    def placements(self) -> Placements:
+        """Every legal street placement (mode ``"street"``), in the order of :func:`placements`,
+        without listing them: a random player draws one by index."""
+        return Placements(self.cards, self.room, self.discard)
 
     def place(self, placement: Placement) -> Place:
         """The action that plays a ``(front, middle, back, discard)`` placement."""
@@ -101,4 +103,63 @@ def placements(cards: Sequence[Card], room: Sequence[int], discards: int) -> lis
     return out
 
 
-__all__ = ["Legal", "Placement", "legal_actions", "placements", "street_placements"]
+@cache
+def _discard_sets(count: int, discards: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every choice of ``discards`` of ``count`` cards, in `combinations` order, as the positions
+    kept and the positions discarded."""
+    return tuple(
+        (tuple(i for i in range(count) if i not in dropped), dropped)
+        for dropped in combinations(range(count), discards)
+    )
+
+
+class Placements(Sequence[Placement]):
+    """:func:`placements` as a sequence that lists nothing: its length is a product and its
+    ``i``-th placement is built on demand, so drawing one uniformly costs one placement, not all
+    of them (a street of five cards has 232)."""
+
+    def __init__(self, cards: Sequence[Card], room: Sequence[int], discards: int) -> None:
+        self.cards = tuple(cards)
+        self.room = (room[0], room[1], room[2])
+        self.discards = discards
+        self._discard_sets = _discard_sets(len(self.cards), discards)
+        keep = len(self.cards) - discards
+        self._rows = _assignments(keep, self.room) if keep >= 0 else ()
+        self._size = len(self._discard_sets) * len(self._rows)
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> Placement: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Placement]: ...
+
+    def __getitem__(self, index: int | slice) -> Placement | list[Placement]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = self._size
+        if not -size <= index < size:
+            raise IndexError("placement index out of range")
+        discard_set, assignment = divmod(index % size, len(self._rows))
+        kept, dropped = self._discard_sets[discard_set]
+        cards = self.cards
+        split: tuple[list[Card], list[Card], list[Card]] = ([], [], [])
+        for i, row in zip(kept, self._rows[assignment], strict=True):
+            split[row].append(cards[i])
+        discard = tuple([cards[i] for i in dropped])
+        return (tuple(split[0]), tuple(split[1]), tuple(split[2]), discard)
+
+    def __iter__(self) -> Iterator[Placement]:
+        return iter(placements(self.cards, self.room, self.discards))
+
+
+__all__ = [
+    "Legal",
+    "Placement",
+    "Placements",
+    "legal_actions",
+    "placements",
+    "street_placements",
+]

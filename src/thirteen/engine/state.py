@@ -7,9 +7,10 @@ legal actions and the automatic moves build on this module, and the table builds
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Literal
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
 
 from thirteen.engine.cards import Card
 from thirteen.engine.deck import Deal
@@ -160,6 +161,35 @@ class TableState:
         return self.config.rules
 
 
+Record = TypeVar("Record", Seat, Board, HandState, TableState)
+
+
+def _field_reader(cls: type[Record]) -> tuple[attrgetter[Any], dict[str, int]]:
+    """Reads a record's fields in order, and where each one sits."""
+    names = [f.name for f in fields(cls)]
+    return attrgetter(*names), {name: i for i, name in enumerate(names)}
+
+
+_FIELDS = {cls: _field_reader(cls) for cls in Record.__constraints__}
+
+
+def evolve(record: Record, /, **changes: Any) -> Record:
+    """``dataclasses.replace(record, **changes)`` for the table's own records, without looking
+    up their fields on every call (the table copies a few records on every action).
+
+    The copy is built by the record's ``__init__`` with every field in order, as ``replace``
+    builds it.
+    """
+    read, position = _FIELDS[type(record)]
+    values = list(read(record))
+    try:
+        for name, value in changes.items():
+            values[position[name]] = value
+    except KeyError:
+        raise TypeError(f"{type(record).__name__} has no field {name!r}.") from None
+    return type(record)(*values)
+
+
 def new_table(
     rules: Rules,
     *,
@@ -191,20 +221,22 @@ def dealt_in_next(state: TableState) -> list[int]:
 
 def deciders(state: TableState) -> dict[int, float | None]:
     """Seats that must act now, with their deadlines (empty when nobody but the dealer may)."""
-    if state.phase != Phase.PLAYING or state.hand is None:
+    hand = state.hand
+    if state.phase != Phase.PLAYING or hand is None:
         return {}
-    return {b.seat: b.deadline for b in state.hand.boards if may_decide(state, b)}
+    return {b.seat: b.deadline for b in hand.boards if may_decide(state, b)}
 
 
 def may_decide(state: TableState, board: Board) -> bool:
     hand = state.hand
     if hand is None or board.outcome != "playing":
         return False
-    if not state.rules.is_ofc or board.in_fantasyland:
+    rules = state.config.rules
+    if rules.game != "ofc" or board.fantasyland is not None:
         return True
     if board.street != hand.street:
         return False
-    if state.rules.turn_order == "sequential":
+    if rules.turn_order == "sequential":
         return hand.turn is not None and hand.boards[hand.turn].seat == board.seat
     return True
 
@@ -262,6 +294,7 @@ __all__ = [
     "dealt_in_next",
     "deciders",
     "discards_due",
+    "evolve",
     "is_in_hand",
     "may_decide",
     "min_players_to_deal",

@@ -83,6 +83,7 @@ from thirteen.engine.state import (
     dealt_in_next,
     deciders,
     discards_due,
+    evolve,
     is_in_hand,
     may_decide,
     min_players_to_deal,
@@ -109,7 +110,7 @@ def apply(state: TableState, action: Action) -> tuple[TableState, tuple[Event, .
         )
     now = action.at
     new_state, events = handler(state, now, action)
-    return replace(new_state, clock=now, state_id=state.state_id + 1), tuple(events)
+    return evolve(new_state, clock=now, state_id=state.state_id + 1), tuple(events)
 
 
 def _illegal(code: str, message: str) -> IllegalActionError:
@@ -276,7 +277,8 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
     for seat in order:
         s = new_seats[seat]
         assert s is not None
-        new_seats[seat] = replace(s, fantasyland=None, sit_out_after_hand=False)
+        if s.fantasyland is not None or s.sit_out_after_hand:  # else keep the very same seat
+            new_seats[seat] = replace(s, fantasyland=None, sit_out_after_hand=False)
     events.append(
         HandStarted(
             hand.number,
@@ -288,7 +290,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
     )
     for b in boards:
         events.append(CardsDealt(b.seat, 0, b.dealt, private_to=b.seat))
-    new = replace(
+    new = evolve(
         state,
         seats=tuple(new_seats),
         button=button,
@@ -313,50 +315,50 @@ def _next_button(state: TableState, seats: Sequence[int], *, frozen: bool) -> in
     return min(seats, key=lambda s: (s - start) % n)
 
 
-def _open_decisions(state: TableState, now: float) -> tuple[TableState, list[Event]]:
-    """Give deadlines to whoever must act now, dealing new streets as they open."""
+def _open_decisions(
+    state: TableState, now: float, boards: list[Board] | None = None
+) -> tuple[TableState, list[Event]]:
+    """Give deadlines to whoever must act now, dealing new streets as they open.
+
+    ``boards``: the hand's boards as a decision just left them, when they differ from the state's.
+    """
     hand = state.hand
     assert hand is not None
     rules = state.rules
-    boards = list(hand.boards)
+    boards = list(hand.boards) if boards is None else boards
     events: list[Event] = []
     turn = hand.turn
     street = hand.street
     if rules.is_ofc:
+        street_boards = [
+            i for i, b in enumerate(boards) if b.outcome == "playing" and b.fantasyland is None
+        ]
+        waiting = [i for i in street_boards if boards[i].street == street]
         # Advance the street while every street player has played it.
-        while True:
-            street_boards = [
-                i for i, b in enumerate(boards) if b.outcome == "playing" and not b.in_fantasyland
-            ]
-            if not street_boards or any(boards[i].street == street for i in street_boards):
-                break
+        while street_boards and not waiting:
             street += 1
             for i in street_boards:
                 b = boards[i]
                 begin = b.position * hand.slice_size + sum(rules.streets[:street])
                 cards = hand.deal.order[begin : begin + rules.streets[street]]
-                boards[i] = replace(b, dealt=b.dealt + cards, pending=cards)
+                boards[i] = evolve(b, dealt=b.dealt + cards, pending=cards)
                 events.append(CardsDealt(b.seat, street, cards, private_to=b.seat))
-        waiting = [
-            i
-            for i, b in enumerate(boards)
-            if b.outcome == "playing" and not b.in_fantasyland and b.street == street
-        ]
+            waiting = [i for i in street_boards if boards[i].street == street]
         seconds = rules.first_street_seconds if street == 0 else rules.street_seconds
         if rules.turn_order == "sequential":
             turn = waiting[0] if waiting else None
             waiting = waiting[:1]
         opened = [i for i in waiting if boards[i].deadline is None]
         for i in opened:
-            boards[i] = replace(boards[i], deadline=now + seconds)
+            boards[i] = evolve(boards[i], deadline=now + seconds)
         if opened:
             events.append(TurnStarted(tuple(boards[i].seat for i in opened), street, now + seconds))
     for i, b in enumerate(boards):
         if b.outcome == "playing" and b.deadline is None and (b.in_fantasyland or not rules.is_ofc):
             seconds = rules.fantasyland_seconds if b.in_fantasyland else rules.set_hand_seconds
-            boards[i] = replace(b, deadline=hand.started_at + seconds)
-    new_hand = replace(hand, boards=tuple(boards), street=street, turn=turn)
-    return replace(state, hand=new_hand), events
+            boards[i] = evolve(b, deadline=hand.started_at + seconds)
+    new_hand = evolve(hand, boards=tuple(boards), street=street, turn=turn)
+    return evolve(state, hand=new_hand), events
 
 
 def _deciding_board(state: TableState, seat: int, now: float) -> tuple[int, Board]:
@@ -415,7 +417,7 @@ def _set_hand(state: TableState, now: float, action: Action) -> tuple[TableState
     chosen = action.front + action.middle + action.back
     _check_from(chosen, board.pending, "your cards")
     discards = tuple(c for c in board.pending if c not in set(chosen))
-    new_board = replace(
+    new_board = evolve(
         board,
         front=action.front,
         middle=action.middle,
@@ -428,7 +430,7 @@ def _set_hand(state: TableState, now: float, action: Action) -> tuple[TableState
     events: list[Event] = [HandSet(action.seat)]
     if discards:
         events.append(CardsDiscarded(action.seat, discards, private_to=action.seat))
-    return _after_decision(_replace_board(state, index, new_board), now, events)
+    return _decided(state, index, new_board, now, events)
 
 
 def _declare_natural(
@@ -448,7 +450,7 @@ def _declare_natural(
             ),
         )
     natural = check_natural(action.natural, board.pending)  # RuleError says why, state unchanged
-    new_board = replace(
+    new_board = evolve(
         board,
         front=natural.front,
         middle=natural.middle,
@@ -461,7 +463,7 @@ def _declare_natural(
     events: list[Event] = [
         NaturalDeclared(action.seat, action.natural, natural.front, natural.middle, natural.back)
     ]
-    return _after_decision(_replace_board(state, index, new_board), now, events)
+    return _decided(state, index, new_board, now, events)
 
 
 def _surrender(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -469,10 +471,8 @@ def _surrender(state: TableState, now: float, action: Action) -> tuple[TableStat
     index, board = _deciding_board(state, action.seat, now)
     if not state.rules.surrender:
         raise _illegal("no_surrender", f"{state.rules.name} has no surrender.")
-    new_board = replace(board, outcome="surrendered", deadline=None)
-    return _after_decision(
-        _replace_board(state, index, new_board), now, [HandSurrendered(action.seat)]
-    )
+    new_board = evolve(board, outcome="surrendered", deadline=None)
+    return _decided(state, index, new_board, now, [HandSurrendered(action.seat)])
 
 
 def _place(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -487,7 +487,7 @@ def _place(state: TableState, now: float, action: Action) -> tuple[TableState, l
     if problem:
         raise _illegal("bad_placement", problem)
     done = board.street + 1 == len(rules.streets)
-    new_board = replace(
+    new_board = evolve(
         board,
         front=board.front + action.front,
         middle=board.middle + action.middle,
@@ -503,7 +503,7 @@ def _place(state: TableState, now: float, action: Action) -> tuple[TableState, l
     ]
     if action.discard:
         events.append(CardsDiscarded(action.seat, action.discard, private_to=action.seat))
-    return _after_decision(_replace_board(state, index, new_board), now, events)
+    return _decided(state, index, new_board, now, events)
 
 
 def placement_problem(
@@ -569,14 +569,18 @@ def _timeout(state: TableState, now: float, action: Action) -> tuple[TableState,
     raise _illegal("nothing_due", f"Seat {seat} has nothing to time out.")
 
 
-def _after_decision(
-    state: TableState, now: float, events: list[Event]
+def _decided(
+    state: TableState, index: int, board: Board, now: float, events: list[Event]
 ) -> tuple[TableState, list[Event]]:
+    """A seat has decided and its board is now ``board`` (``hand.boards[index]``): the
+    showdown if nobody is left to play, else whoever must act next."""
     hand = state.hand
     assert hand is not None
-    if all(b.outcome != "playing" for b in hand.boards):
-        return _showdown(state, now, events)
-    new, more = _open_decisions(state, now)
+    boards = list(hand.boards)
+    boards[index] = board
+    if all(b.outcome != "playing" for b in boards):
+        return _showdown(evolve(state, hand=evolve(hand, boards=tuple(boards))), now, events)
+    new, more = _open_decisions(state, now, boards)
     return new, events + more
 
 
@@ -611,7 +615,7 @@ def _showdown(state: TableState, now: float, events: list[Event]) -> tuple[Table
     for seat, delta, player in zip(seats_in_order, deltas, result.players, strict=True):
         s = new_seats[seat]
         assert s is not None
-        s = replace(s, stack=s.stack + delta, fantasyland=player.fantasyland_cards)
+        s = evolve(s, stack=s.stack + delta, fantasyland=player.fantasyland_cards)
         if player.fantasyland_cards is not None:
             after.append(FantasylandEarned(seat, player.fantasyland_cards))
         if s.leaving:
@@ -632,8 +636,8 @@ def _showdown(state: TableState, now: float, events: list[Event]) -> tuple[Table
             tuple(st + d for st, d in zip(stacks, deltas, strict=True)),
         )
     )
-    new_hand = replace(hand, result=result, settlement=tuple(deltas))
-    new = replace(
+    new_hand = evolve(hand, result=result, settlement=tuple(deltas))
+    new = evolve(
         state,
         seats=tuple(new_seats),
         hand=new_hand,

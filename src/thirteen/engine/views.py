@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from thirteen.engine.cards import DECK, Card, format_cards
 from thirteen.engine.naturals import find_naturals
-from thirteen.engine.state import Board, Phase, TableState, deciders, discards_due
+from thirteen.engine.state import Board, Phase, Seat, TableState, deciders, discards_due
 
 
 @dataclass(frozen=True)
@@ -128,15 +129,24 @@ def _rows_visible(state: TableState, board: Board, viewer: int | None) -> bool:
 
 
 def _board_view(state: TableState, board: Board, viewer: int | None) -> BoardView:
+    if viewer == board.seat:
+        return _shown_board(board, True, False)
     visible = _rows_visible(state, board, viewer)
-    has_hidden = bool(board.placed) and not visible
+    has_hidden = not visible and bool(board.front or board.middle or board.back)
+    return _shown_board(board, visible, has_hidden or board.outcome == "surrendered")
+
+
+@lru_cache(maxsize=1024)
+def _shown_board(board: Board, visible: bool, face_down: bool) -> BoardView:
+    """A board as a viewer sees it: the same for every viewer who sees as much, and for
+    every view while the board does not change (most of them, in OFC)."""
     return BoardView(
         seat=board.seat,
         position=board.position,
         front=board.front if visible else (),
         middle=board.middle if visible else (),
         back=board.back if visible else (),
-        face_down=has_hidden or (board.outcome == "surrendered" and viewer != board.seat),
+        face_down=face_down,
         cards_dealt=len(board.dealt),
         cards_unplayed=len(board.pending),
         cards_discarded=len(board.discards),
@@ -149,9 +159,9 @@ def _board_view(state: TableState, board: Board, viewer: int | None) -> BoardVie
     )
 
 
-def _my_cards(state: TableState, board: Board) -> MyCards:
+def _my_cards(state: TableState, board: Board, due: dict[int, float | None]) -> MyCards:
     rules = state.rules
-    must = board.seat in deciders(state)
+    must = board.seat in due
     naturals: tuple[str, ...] = ()
     if must and not rules.is_ofc and len(board.pending) == 13 and rules.natural_payouts:
         naturals = tuple(
@@ -201,26 +211,33 @@ def _results(state: TableState) -> tuple[PlayerResultView, ...] | None:
     return tuple(out)
 
 
-def view(state: TableState, viewer: int | None) -> TableView:
-    """The table as seat ``viewer`` (or a spectator, ``None``) may see it."""
-    seats = tuple(
+@lru_cache(maxsize=256)
+def _seat_views(seats: tuple[Seat | None, ...]) -> tuple[SeatView | None, ...]:
+    """The seats as everyone sees them (the same for every view while nobody's seat changes)."""
+    return tuple(
         None
         if s is None
         else SeatView(i, s.player, s.stack, s.sitting_out, s.leaving, s.fantasyland)
-        for i, s in enumerate(state.seats)
+        for i, s in enumerate(seats)
     )
+
+
+def view(state: TableState, viewer: int | None) -> TableView:
+    """The table as seat ``viewer`` (or a spectator, ``None``) may see it."""
+    seats = _seat_views(state.seats)
     hand_view = None
     hand = state.hand
     if hand is not None:
         mine = hand.board_of(viewer) if viewer is not None else None
+        due = deciders(state)
         hand_view = HandView(
             number=hand.number,
             button=hand.button,
             commitment=hand.commitment,
             street=hand.street,
-            to_act=tuple(sorted(deciders(state).items())),
-            boards=tuple(_board_view(state, b, viewer) for b in hand.boards),
-            me=_my_cards(state, mine) if mine is not None else None,
+            to_act=tuple(sorted(due.items())),
+            boards=tuple([_board_view(state, b, viewer) for b in hand.boards]),
+            me=_my_cards(state, mine, due) if mine is not None else None,
             results=_results(state),
         )
     return TableView(
