@@ -93,7 +93,11 @@ class Database:
         """A read-only view of one moment (audits, exports, while the room keeps writing):
         REPEATABLE READ on PostgreSQL; a SQLite read transaction is a snapshot already."""
         async with self.engine.connect() as conn:
-            if not is_sqlite(self.url):
+            if is_sqlite(self.url):
+                # pysqlite opens a transaction only before a write; a read transaction has to
+                # be asked for, or each SELECT would see a different moment
+                await conn.exec_driver_sql("BEGIN")
+            else:
                 conn = await conn.execution_options(isolation_level="REPEATABLE READ")
             async with AsyncSession(bind=conn, expire_on_commit=False) as session, session.begin():
                 yield session
