@@ -54,6 +54,7 @@ from thirteen.engine.history import (
     begin_history,
     history_to_json,
     record,
+    result_summary,
     snapshot_from_json,
     snapshot_to_json,
 )
@@ -602,7 +603,7 @@ class TableOwner:
         flipped = await s.execute(
             update(Hand)
             .where(Hand.id == hand_id, Hand.status == "playing")
-            .values(status="settled", finished_at=at, history=self._history_json(action))
+            .values(status="settled", finished_at=at, history=self._history_json(action, new))
             .execution_options(synchronize_session=False)
         )
         if flipped.rowcount != 1:
@@ -630,9 +631,12 @@ class TableOwner:
                 .values(delta=delta)
             )
 
-    def _history_json(self, last: Action) -> str:
+    def _history_json(self, last: Action, final: TableState) -> str:
+        """The finished hand's full history with its result (``final``: the state after
+        ``last``)."""
         assert self.history is not None
-        return json.dumps(history_to_json(record(self.history, last)), separators=(",", ":"))
+        history = replace(record(self.history, last), result=result_summary(final))
+        return json.dumps(history_to_json(history), separators=(",", ":"))
 
     # ------------------------------------------------------------------ bookkeeping
     def _decision_keys(self, state: TableState) -> dict[int, tuple[Any, ...]]:
