@@ -1,4 +1,5 @@
-"""``thirteen admin``: the operator's tools — migrate, audit, open and close tables, roles."""
+"""``thirteen admin``: the operator's tools — migrate, audit, open and close tables, roles, the
+room's public key."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from thirteen.commands.common import emit, fail
 
 admin_app = typer.Typer(
     name="admin",
-    help="The operator's tools: migrate, audit, tables, roles.",
+    help="The operator's tools: migrate, audit, tables, roles, the signing key.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -51,6 +52,28 @@ def migrate_command() -> None:
 
     migrate_sync(load_settings().database_url)
     print("The database is up to date.")
+
+
+@admin_app.command("key")
+def key_command(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the algorithm, key id and public key as JSON.")
+    ] = False,
+) -> None:
+    """Print the room's public key (base64), as GET /api/key serves it: players check a
+    history's signature with thirteen verify FILE --key KEY. Reads THIRTEEN_SIGNING_KEY or
+    THIRTEEN_DATA_DIR/signing.key, making that file (mode 0600) if there is none yet."""
+    from thirteen.server.settings import load_settings
+    from thirteen.server.signing import SigningKeyError, load_signer
+
+    try:
+        signer = load_signer(load_settings())
+    except SigningKeyError as e:
+        fail(str(e))
+    if as_json:
+        emit(signer.public())
+    else:
+        print(signer.public_key)
 
 
 @admin_app.command("audit")

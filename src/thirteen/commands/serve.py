@@ -23,6 +23,7 @@ def serve_command(
 
     from thirteen.server.serve import serve
     from thirteen.server.settings import load_settings
+    from thirteen.server.signing import SigningKeyError
 
     try:
         settings = load_settings()
@@ -34,4 +35,7 @@ def serve_command(
         f"Thirteen card room: http://{host}:{port}/  (database {settings.database_url.split('://')[0]})",
         flush=True,
     )
-    serve(settings, host, port)
+    try:
+        serve(settings, host, port)
+    except SigningKeyError as e:
+        fail(str(e))

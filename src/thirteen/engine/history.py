@@ -10,8 +10,14 @@ Forms:
   (:func:`redact_history`): a redacted history (a player's copy) holds the deck's 52 leaves and
   the openings of just the cards that viewer saw, with other players' discards written ``??``.
 - Text (:func:`history_to_text` / :func:`history_from_text`): readable, one action per line,
-  and it round-trips. The action lines and the closing ``data:`` line are what it says; every
-  other line (rules, seats, results) is derived from them, and :func:`verify_text` re-derives it.
+  and it round-trips. The action lines, the ``data:`` line and the room's ``signature:`` line
+  (if signed) are what it says; every other line (rules, seats, results) is derived from them,
+  and :func:`verify_text` re-derives it.
+
+A history the room hands out carries its ``signature`` (Ed25519, over :func:`signed_bytes`: the
+canonical JSON of the history without its signature; the text form ends with it). The engine
+reads, writes and type-checks it but does no cryptography: ``thirteen verify --key`` checks it
+and then calls :meth:`Verification.signature_checked`.
 
 Everything a history states is checked by :func:`verify_history` / :func:`verify_text`: the
 header (hand number and the table before the deal) and the deck against the commitment (see
@@ -22,7 +28,10 @@ replayed: only its opened cards (and header) are proven, and :class:`Verificatio
 
 from __future__ import annotations
 
+import base64
+import binascii
 import copy
+import hashlib
 import json
 import re
 import string
@@ -61,6 +70,10 @@ MAX_DIGITS = 4300
 """No number in a history is longer (the limit of Python's JSON reader, applied to text too)."""
 _KEYS = ("format", "version", "hand", "viewer", "start", "commitment", "deal", "actions", "result")
 _RESULT_KEYS = ("seats", "totals", "money", "fouls")
+SIGNATURE = "signature"
+"""The optional field of a history the room signed (not covered by its own signature)."""
+SIGNATURE_ALGORITHM = "Ed25519"
+_SIGNATURE_KEYS = ("algorithm", "key_id", "public_key", "value")
 
 
 def _bad(message: str) -> RuleError:
@@ -145,6 +158,49 @@ def _action_json(action: Action) -> dict[str, Any]:
     return data
 
 
+# --------------------------------------------------------------------------------- signatures
+def signed_bytes(data: dict[str, Any]) -> bytes:
+    """What the room's signature covers: the canonical JSON of the history without its
+    ``signature`` field (so a signature binds every other field, the viewer included)."""
+    return canonical_json({k: v for k, v in data.items() if k != SIGNATURE})
+
+
+def signing_key_id(public_key: bytes) -> str:
+    """A public key's short name: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(public_key).hexdigest()[:16]
+
+
+def decode_base64(value: str, size: int) -> bytes | None:
+    """``value`` as standard base64 (padded, canonical) of exactly ``size`` bytes, or ``None``."""
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(raw) != size or base64.b64encode(raw).decode("ascii") != value:
+        return None
+    return raw
+
+
+def _read_signature(raw: Any) -> dict[str, str]:
+    s = _object(raw, _SIGNATURE_KEYS, "The signature")
+    if not all(isinstance(s[k], str) for k in _SIGNATURE_KEYS):
+        raise _bad("The signature's algorithm, key_id, public_key and value are strings.")
+    if s["algorithm"] != SIGNATURE_ALGORITHM:
+        raise _bad(f"The signature's algorithm must be {SIGNATURE_ALGORITHM}.")
+    return {k: s[k] for k in _SIGNATURE_KEYS}
+
+
+def _signature_problem(signature: dict[str, str]) -> str | None:
+    public_key = decode_base64(signature["public_key"], 32)
+    if public_key is None:
+        return "the signature's public key is not the base64 of 32 bytes"
+    if decode_base64(signature["value"], 64) is None:
+        return "the signature's value is not the base64 of 64 bytes"
+    if signature["key_id"] != signing_key_id(public_key):
+        return "the signature's key_id is not the id of its public key"
+    return None
+
+
 # --------------------------------------------------------------------------------- reading
 @dataclass(frozen=True)
 class _Read:
@@ -164,6 +220,7 @@ class _Read:
     """The full deck and salts; ``None`` in a redacted copy."""
     leaves: tuple[bytes, ...]
     openings: tuple[Opening, ...]
+    signature: dict[str, str] | None = None
 
     @property
     def full(self) -> bool:
@@ -194,7 +251,7 @@ class _Read:
             if i in self.hidden:
                 raw["discard"] = " ".join(HIDDEN for _ in range(self.hidden[i]))
             moves.append(raw)
-        return {
+        out = {
             "format": FORMAT,
             "version": VERSION,
             "hand": self.hand,
@@ -205,6 +262,9 @@ class _Read:
             "actions": [{"type": "start_hand", "at": self.start_at}, *moves],
             "result": self.result,
         }
+        if self.signature is not None:
+            out[SIGNATURE] = dict(self.signature)
+        return out
 
 
 def _is_hex(value: Any, size: int) -> bool:
@@ -215,13 +275,15 @@ def _is_hex(value: Any, size: int) -> bool:
     )
 
 
-def _object(data: Any, keys: Sequence[str], what: str) -> dict[str, Any]:
+def _object(
+    data: Any, keys: Sequence[str], what: str, optional: Sequence[str] = ()
+) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise _bad(f"{what} must be an object.")
     missing = [k for k in keys if k not in data]
     if missing:
         raise _bad(f"{what} has no {missing[0]!r}.")
-    unknown = sorted(set(data) - set(keys))
+    unknown = sorted(set(data) - set(keys) - set(optional))
     if unknown:
         raise _bad(f"{what} has an unknown field {unknown[0]!r}.")
     return data
@@ -282,7 +344,8 @@ def _read(data: Any) -> _Read:
         raise _bad(f"This is not a Thirteen hand history (format {FORMAT!r} expected).")
     if data.get("version") != VERSION:
         raise _bad(f"Unsupported history version {data.get('version')!r}; expected {VERSION}.")
-    _object(data, _KEYS, "A hand history")
+    _object(data, _KEYS, "A hand history", optional=(SIGNATURE,))
+    signature = _read_signature(data[SIGNATURE]) if SIGNATURE in data else None
     try:
         start = snapshot_from_json(data["start"])
         deal, leaves, openings = _read_deal(data["deal"])
@@ -334,6 +397,7 @@ def _read(data: Any) -> _Read:
         deal=deal,
         leaves=leaves,
         openings=openings,
+        signature=signature,
     )
 
 
@@ -406,6 +470,10 @@ class Verification:
     ``status``: ``verified`` (everything the history states was checked), ``partial`` (what
     was checked holds, but some of it cannot be: ``unchecked`` says what), ``failed`` (something
     it states is false: ``problems``), ``unreadable`` (not a well-formed history).
+
+    ``signature`` is the room's signature the file carries (well-formed, not yet checked: the
+    engine does no cryptography), over ``signed``; once a caller has checked it with the room's
+    public key, :meth:`signature_checked` gives the report with what the signature proves.
     """
 
     status: Status
@@ -413,10 +481,43 @@ class Verification:
     problems: tuple[str, ...] = ()
     unchecked: tuple[str, ...] = ()
     commitment: str | None = None
+    signature: dict[str, str] | None = None
+    signed: bytes = b""
+    """:func:`signed_bytes` of the history, when it carries a signature."""
+    signed_only: str = ""
+    """What only the room's signature can prove (a player's copy: its actions and result)."""
+    signature_ok: bool = False
+    """The caller checked the signature against the room's key (:meth:`signature_checked`)."""
 
     @property
     def ok(self) -> bool:
         return self.status == "verified"
+
+    def signature_checked(self) -> Verification:
+        """This report once the caller has checked the file's signature with the room's key:
+        the signature proves every field as the room wrote it, so what could not be replayed
+        (a player's copy's actions and result) is proven too."""
+        assert self.signature is not None
+        assert self.status in ("verified", "partial")
+        checks = [
+            *self.checks,
+            f"the room's {self.signature['algorithm']} signature (key "
+            f"{self.signature['key_id']}) holds over every field of the file",
+        ]
+        unchecked = list(self.unchecked)
+        if self.signed_only:
+            checks.append(
+                f"{self.signed_only}: proven by the room's signature (a player's copy cannot be "
+                "replayed, since the cards it does not open stay hidden)"
+            )
+            unchecked = [u for u in unchecked if not u.startswith(self.signed_only)]
+        return replace(
+            self,
+            status="partial" if unchecked else "verified",
+            checks=tuple(checks),
+            unchecked=tuple(unchecked),
+            signature_ok=True,
+        )
 
 
 def _describe(action: Action) -> str:
@@ -483,13 +584,25 @@ def _check(read: _Read, data: Any) -> Verification:
                 f"a history with the full deck is everyone's (viewer all), not {read.viewer!r}"
             )
         _check_replay(read, checks, problems)
-    else:
-        _check_copy(read, checks, problems, unchecked)
+    signed_only = _check_copy(read, checks, problems, unchecked) if not read.full else ""
+    if read.signature is not None:
+        problem = _signature_problem(read.signature)
+        if problem is not None:
+            problems.append(problem)
     if not problems and read.written() != data:
         place = _first_difference(data, read.written())
         problems.append(f"the file writes {place} differently from the history it holds")
     status: Status = "failed" if problems else "partial" if unchecked else "verified"
-    return Verification(status, tuple(checks), tuple(problems), tuple(unchecked), read.commitment)
+    return Verification(
+        status,
+        tuple(checks),
+        tuple(problems),
+        tuple(unchecked),
+        read.commitment,
+        signature=read.signature,
+        signed=signed_bytes(data) if read.signature is not None else b"",
+        signed_only=signed_only,
+    )
 
 
 def _check_replay(read: _Read, checks: list[str], problems: list[str]) -> None:
@@ -524,7 +637,9 @@ def _check_replay(read: _Read, checks: list[str], problems: list[str]) -> None:
         checks.append("the replayed result equals the recorded result")
 
 
-def _check_copy(read: _Read, checks: list[str], problems: list[str], unchecked: list[str]) -> None:
+def _check_copy(read: _Read, checks: list[str], problems: list[str], unchecked: list[str]) -> str:
+    """Check what a player's copy can prove; returns what only a signature can (its actions
+    and result)."""
     if read.viewer == "all":
         problems.append("a player's copy names its viewer (a seat or spectator), not all")
     elif read.viewer != "spectator" and read.start.seats[int(read.viewer)] is None:
@@ -548,10 +663,12 @@ def _check_copy(read: _Read, checks: list[str], problems: list[str], unchecked: 
         problems.append("the actions are not in time order")
     else:
         checks.append("the actions are in time order")
+    signed_only = f"the {1 + len(read.moves)} actions and the result"
     unchecked.append(
-        f"the {1 + len(read.moves)} actions and the result: a player's copy cannot be replayed "
-        "(the cards it does not open stay hidden), so only the room's signature can prove them"
+        f"{signed_only}: a player's copy cannot be replayed (the cards it does not open stay "
+        "hidden), so only the room's signature can prove them"
     )
+    return signed_only
 
 
 def verify_history(data: Any) -> Verification:
@@ -621,6 +738,9 @@ def history_to_text(data: dict[str, Any]) -> str:
     lines.append("")
     payload = {k: data[k] for k in ("start", "deal", "result")}
     lines.append("data: " + canonical_json(payload).decode("utf-8"))
+    signature = data.get(SIGNATURE)
+    if signature is not None:
+        lines.append("signature: " + " ".join(str(signature[k]) for k in _SIGNATURE_KEYS))
     return "\n".join(lines) + "\n"
 
 
@@ -706,8 +826,17 @@ def history_from_text(text: str) -> dict[str, Any]:
             "blank line between them."
         )
     data_block = blocks[-1]
-    if len(data_block) != 1 or not data_block[0].startswith("data: "):
-        raise _bad("A text history ends with its data line.")
+    if len(data_block) not in (1, 2) or not data_block[0].startswith("data: "):
+        raise _bad("A text history ends with its data line (and the room's signature line).")
+    signature: dict[str, str] | None = None
+    if len(data_block) == 2:
+        fields = data_block[1].split(" ")
+        if fields[0] != "signature:" or len(fields) != 1 + len(_SIGNATURE_KEYS):
+            raise _bad(
+                "The line after the data line is the signature: "
+                "'signature: ALGORITHM KEY_ID PUBLIC_KEY VALUE'."
+            )
+        signature = dict(zip(_SIGNATURE_KEYS, fields[1:], strict=True))
     try:
         payload = json.loads(data_block[0].removeprefix("data: "))
     except (ValueError, RecursionError) as e:
@@ -717,7 +846,7 @@ def history_from_text(text: str) -> dict[str, Any]:
     if len(commitments) != 1:
         raise _bad("A text history states its commitment once, in its header.")
     viewer: str = head[3]
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "version": int(head[1]),
         "hand": int(head[2]),
@@ -728,6 +857,9 @@ def history_from_text(text: str) -> dict[str, Any]:
         "actions": [_parse_action_line(line) for line in blocks[1]],
         "result": payload["result"],
     }
+    if signature is not None:
+        data[SIGNATURE] = signature
+    return data
 
 
 def verify_text(text: str) -> Verification:
@@ -769,10 +901,13 @@ def _short(line: str) -> str:
 __all__ = [
     "FORMAT",
     "HIDDEN",
+    "SIGNATURE",
+    "SIGNATURE_ALGORITHM",
     "VERSION",
     "HandHistory",
     "Verification",
     "begin_history",
+    "decode_base64",
     "finish",
     "history_from_json",
     "history_from_text",
@@ -782,6 +917,8 @@ __all__ = [
     "redact_history",
     "replay",
     "result_summary",
+    "signed_bytes",
+    "signing_key_id",
     "snapshot_from_json",
     "snapshot_to_json",
     "verify_history",

@@ -18,13 +18,17 @@ from thirteen.server.db.session import Database, migrate
 from thirteen.server.metrics import Metrics
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings, load_settings
+from thirteen.server.signing import load_signer
 
 log = logging.getLogger("thirteen.server")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """A room serving ``settings`` (from the environment when not given)."""
+    """A room serving ``settings`` (from the environment when not given); its signing key is
+    read (or made) here, so a bad key stops the room before it serves
+    (:class:`~thirteen.server.signing.SigningKeyError`)."""
     settings = settings or load_settings()
+    signer = load_signer(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -34,7 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = Accounts(db, settings)
         app.state.room = Room(db, settings, app.state.accounts, app.state.metrics)
         await app.state.room.open()
-        log.info("room open")
+        log.info("room open; histories signed with Ed25519 key %s", signer.key_id)
         try:
             yield
         finally:
@@ -50,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.signer = signer
     app.state.metrics = Metrics()
     api.install(app)
     for module in (routes, lobby, histories, ws):

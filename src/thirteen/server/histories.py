@@ -1,5 +1,6 @@
 """Hand histories: a player's list of hands and their own copy of each (only the cards they
-saw opened); admins get everything."""
+saw opened); admins get everything. Every history handed out carries the room's signature
+(:mod:`thirteen.server.signing`), whose public key is at ``GET /api/key``."""
 
 from __future__ import annotations
 
@@ -14,8 +15,37 @@ from sqlalchemy import select
 from thirteen.engine.history import history_from_json, history_to_text, redact_history
 from thirteen.server.api import Admin, ApiError, User, db_of
 from thirteen.server.db.models import GameTable, Hand, HandSeat
+from thirteen.server.signing import Signer
 
 router = APIRouter()
+
+
+def _signer(request: Request) -> Signer:
+    signer: Signer = request.app.state.signer
+    return signer
+
+
+def _hand_out(
+    request: Request, history: dict[str, Any], format: str
+) -> dict[str, Any] | PlainTextResponse:
+    """A history as the room hands it out: signed, as JSON or text."""
+    signed = _signer(request).sign(history)
+    if format == "text":
+        return PlainTextResponse(history_to_text(signed))
+    return signed
+
+
+class PublicKey(BaseModel):
+    algorithm: str
+    key_id: str
+    public_key: str
+
+
+@router.get("/api/key")
+async def public_key(request: Request) -> PublicKey:
+    """The room's public key (Ed25519, raw 32 bytes in base64): ``thirteen verify FILE --key
+    KEY`` checks a history's signature with it."""
+    return PublicKey(**_signer(request).public())
 
 
 class HandLine(BaseModel):
@@ -82,9 +112,7 @@ async def my_hand(
     if seat is None:
         raise ApiError("not_found", f"You did not play hand {hand_id}.")
     copy = redact_history(history_from_json(json.loads(hand.history or "{}")), seat)
-    if format == "text":
-        return PlainTextResponse(history_to_text(copy))
-    return copy
+    return _hand_out(request, copy, format)
 
 
 class TableHand(BaseModel):
@@ -123,9 +151,7 @@ async def full_hand(
     """The whole history of a finished hand, deck opened (admins)."""
     hand = await _finished_hand(request, hand_id)
     data: dict[str, Any] = json.loads(hand.history or "{}")
-    if format == "text":
-        return PlainTextResponse(history_to_text(data))
-    return data
+    return _hand_out(request, data, format)
 
 
 __all__ = ["router"]

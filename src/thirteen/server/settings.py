@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -24,6 +24,12 @@ class Settings(BaseSettings):
     )
     data_dir: Path = Field(
         default=Path("var"), description="Where the room keeps files (SQLite, its signing key)."
+    )
+    signing_key: SecretStr | None = Field(
+        default=None,
+        description="The room's Ed25519 key that signs every hand history it hands out: the base64 "
+        "of the 32-byte raw private key. Unset: <data_dir>/signing.key, made (mode 0600) on "
+        "first start.",
     )
     public_origin: str = Field(
         default="",

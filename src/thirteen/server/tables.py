@@ -53,9 +53,9 @@ from thirteen.engine.events import (
 from thirteen.engine.history import (
     HandHistory,
     begin_history,
-    finish,
     history_to_json,
     record,
+    result_summary,
     snapshot_from_json,
     snapshot_to_json,
 )
@@ -653,7 +653,7 @@ class TableOwner:
         flipped = await s.execute(
             update(Hand)
             .where(Hand.id == hand_id, Hand.status == "playing")
-            .values(status="settled", finished_at=at, history=self._history_json(action))
+            .values(status="settled", finished_at=at, history=self._history_json(action, new))
             .execution_options(synchronize_session=False)
         )
         if flipped.rowcount != 1:
@@ -681,10 +681,12 @@ class TableOwner:
                 .values(delta=delta)
             )
 
-    def _history_json(self, last: Action) -> str:
+    def _history_json(self, last: Action, final: TableState) -> str:
+        """The finished hand's full history with its result (``final``: the state after
+        ``last``)."""
         assert self.history is not None
-        done = finish(record(self.history, last))
-        return json.dumps(history_to_json(done), separators=(",", ":"))
+        history = replace(record(self.history, last), result=result_summary(final))
+        return json.dumps(history_to_json(history), separators=(",", ":"))
 
     # ------------------------------------------------------------------ bookkeeping
     def _decision_keys(self, state: TableState) -> dict[int, tuple[Any, ...]]:
