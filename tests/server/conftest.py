@@ -7,8 +7,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from services import Postgres, serve_in_thread
+
 from thirteen.server.app import create_app
 from thirteen.server.settings import Settings, load_settings
 

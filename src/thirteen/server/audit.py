@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.server import ledger
 from thirteen.server.db.models import GameTable, Hand, HandSeat, LedgerAccount, Sitting
-from thirteen.server.db.session import Database
+from thirteen.server.db.session import Database, is_sqlite
 
 
 @dataclass
@@ -30,9 +31,19 @@ class AuditReport:
         return not self.problems
 
 
+async def _one_snapshot(s: AsyncSession, db: Database) -> None:
+    """Make every read below see the same moment, while tables go on writing: without this a
+    hand settled between two reads looks like a ledger that does not add up."""
+    if is_sqlite(db.url):
+        await s.execute(text("BEGIN"))  # pysqlite would read each statement on its own
+    else:  # PostgreSQL's default (read committed) takes a new snapshot for every statement
+        await s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
 async def audit(db: Database) -> AuditReport:
     report = AuditReport()
     async with db.begin() as s:
+        await _one_snapshot(s, db)
         report.totals, problems = await ledger.ledger_audit(s)
         report.problems.extend(problems)
         tables = {t.id: t for t in (await s.scalars(select(GameTable))).all()}
