@@ -102,22 +102,23 @@ def states_by_id(history: dict[str, Any]) -> dict[int, TableState]:
 
 
 def check_no_leak(admin: RoomClient, table_id: int, frames: list[dict[str, Any]]) -> int:
-    """Fail if any frame shows a card its viewer may not know then; returns frames checked."""
-    hands = {
-        h["number"]: h["id"] for h in admin.request("GET", f"/api/admin/tables/{table_id}/hands")
+    """Fail if any frame shows a card its viewer may not know then; returns frames checked.
+
+    A frame's events may span hands (a snapshot with the events missed since a state id): those
+    before a ``HandStarted`` belong to the hand before it, and are checked against that hand."""
+    hands = {  # a hand still playing has no history yet: its frames are not checked
+        h["number"]: h["id"]
+        for h in admin.request("GET", f"/api/admin/tables/{table_id}/hands")
+        if h["status"] == "settled"
     }
     replays: dict[int, dict[int, TableState]] = {}
-    checked = 0
-    for frame in frames:
-        if frame.get("type") not in ("snapshot", "update"):
-            continue
-        hand = frame["view"].get("hand")
-        if hand is None:
-            assert not list(cards_in(frame)), frame
-            continue
-        number = hand["number"]
+
+    def check(number: int | None, frame: dict[str, Any], value: Any) -> bool:
+        if number is None:
+            assert not list(cards_in(value)), frame
+            return True
         if number not in hands:
-            continue  # a hand still playing when the test ended: nothing to replay it with
+            return False  # a hand still playing when the test ended: nothing to replay it with
         if number not in replays:
             replays[number] = states_by_id(
                 admin.request("GET", f"/api/admin/hands/{hands[number]}")
@@ -125,11 +126,30 @@ def check_no_leak(admin: RoomClient, table_id: int, frames: list[dict[str, Any]]
         states = replays[number]
         at = max((sid for sid in states if sid <= frame["state_id"]), default=None)
         assert at is not None, (number, frame["state_id"])
-        allowed = visible_cards(states[at], frame["seat"])
-        shown = set(cards_in(frame))
-        leaked = shown - allowed
+        leaked = set(cards_in(value)) - visible_cards(states[at], frame["seat"])
         assert not leaked, (
-            f"seat {frame['seat']} saw {format_cards(sorted(leaked))} at state {frame['state_id']}"
+            f"seat {frame['seat']} saw {format_cards(sorted(leaked))} of hand {number} "
+            f"at state {frame['state_id']}"
         )
-        checked += 1
+        return True
+
+    checked = 0
+    for frame in frames:
+        if frame.get("type") not in ("snapshot", "update"):
+            continue
+        hand = frame["view"].get("hand")
+        number = hand["number"] if hand else None
+        events = frame.get("events", [])
+        starts = [e["number"] for e in events if e["event"] == "HandStarted"]
+        current = starts[0] - 1 if starts else number
+        segment: list[dict[str, Any]] = []
+        for event in [*events, None]:
+            if event is None or event["event"] == "HandStarted":
+                check(current or None, frame, segment)
+                segment = []
+                current = event["number"] if event else current
+            if event is not None:
+                segment.append(event)
+        if check(number, frame, frame["view"]):
+            checked += 1
     return checked

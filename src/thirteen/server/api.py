@@ -6,9 +6,10 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
@@ -53,6 +54,32 @@ SECURITY_HEADERS = {
     "cross-origin-opener-policy": "same-origin",
     "permissions-policy": "camera=(), microphone=(), geolocation=()",
 }
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="What went wrong, for programs: e.g. not_logged_in, bad_name.")
+    message: str = Field(description="What went wrong, in a sentence for a person.")
+
+
+class ErrorOut(BaseModel):
+    """Every refusal, whatever its status: ``{"error": {"code", "message"}}``."""
+
+    error: ErrorDetail
+
+
+ERROR_MEANINGS = {
+    400: "Refused: the request is well formed but cannot be done (the message says why).",
+    401: "Not logged in, or the name and password do not match.",
+    403: "Refused: a request from another site, without the CSRF token, or not an admin's.",
+    404: "There is no such thing.",
+    409: "It conflicts with what is there (a name taken, chips short).",
+    422: "The request does not have the documented shape.",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route that can answer with these error statuses."""
+    return {s: {"model": ErrorOut, "description": ERROR_MEANINGS[s]} for s in statuses}
 
 
 class ApiError(RuleError):
@@ -102,8 +129,12 @@ async def _http_error(_request: Request, exc: Exception) -> Response:
         404: ("not_found", "There is nothing at this address."),
         405: ("method_not_allowed", "This address does not take that method."),
     }
-    code, message = sentences.get(exc.status_code, ("http_error", str(exc.detail)))
-    response = error_response(code, message, exc.status_code)
+    status = exc.status_code
+    if status == 400:  # FastAPI's own, for a body it cannot read: a malformed request
+        status, code, message = 422, "bad_request", "The request body must be JSON in UTF-8."
+    else:
+        code, message = sentences.get(status, ("http_error", str(exc.detail)))
+    response = error_response(code, message, status)
     if exc.headers:
         response.headers.update(exc.headers)
     return response
@@ -182,6 +213,8 @@ async def current_admin(me: Annotated[Me, Depends(current_user)]) -> Me:
     return me
 
 
+RowId = Annotated[int, Path(ge=1, le=2**31 - 1, description="A row's id (a 32-bit integer).")]
+"""A table's or a hand's id in a path: a larger one is malformed, not a database error."""
 User = Annotated[Me, Depends(current_user)]
 Admin = Annotated[Me, Depends(current_admin)]
 OriginChecked = Depends(check_origin)
@@ -191,13 +224,16 @@ __all__ = [
     "SESSION_COOKIE",
     "Admin",
     "ApiError",
+    "ErrorOut",
     "OriginChecked",
+    "RowId",
     "User",
     "accounts_of",
     "check_origin",
     "current_user",
     "db_of",
     "error_body",
+    "errors",
     "install",
     "optional_user",
     "settings_of",

@@ -13,11 +13,18 @@ from pydantic import BaseModel
 from sqlalchemy import select
 
 from thirteen.engine.history import history_from_json, history_to_text, redact_history
-from thirteen.server.api import Admin, ApiError, User, db_of
+from thirteen.server.api import Admin, ApiError, RowId, User, db_of, errors
 from thirteen.server.db.models import GameTable, Hand, HandSeat
 from thirteen.server.signing import Signer
 
 router = APIRouter()
+
+AS_TEXT: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The history as JSON, or as text with format=text.",
+        "content": {"application/json": {}, "text/plain": {"schema": {"type": "string"}}},
+    }
+}
 
 
 def _signer(request: Request) -> Signer:
@@ -60,7 +67,7 @@ class HandLine(BaseModel):
     finished_at: float | None
 
 
-@router.get("/api/hands")
+@router.get("/api/hands", responses=errors(401, 422))
 async def my_hands(me: User, request: Request, limit: int = 50) -> list[HandLine]:
     """The account's recent hands, newest first, with what each won or lost."""
     limit = max(1, min(limit, 500))
@@ -99,9 +106,11 @@ async def _finished_hand(request: Request, hand_id: int) -> Hand:
     return hand
 
 
-@router.get("/api/hands/{hand_id}", response_model=None)
+@router.get(
+    "/api/hands/{hand_id}", response_model=None, responses={**errors(401, 404, 422), **AS_TEXT}
+)
 async def my_hand(
-    hand_id: int, me: User, request: Request, format: str = "json"
+    hand_id: RowId, me: User, request: Request, format: str = "json"
 ) -> dict[str, Any] | PlainTextResponse:
     """Your copy of a finished hand: only the cards you saw are opened (``format=text`` too)."""
     hand = await _finished_hand(request, hand_id)
@@ -124,8 +133,8 @@ class TableHand(BaseModel):
     finished_at: float | None
 
 
-@router.get("/api/admin/tables/{table_id}/hands")
-async def table_hands(table_id: int, _admin: Admin, request: Request) -> list[TableHand]:
+@router.get("/api/admin/tables/{table_id}/hands", responses=errors(401, 403, 422))
+async def table_hands(table_id: RowId, _admin: Admin, request: Request) -> list[TableHand]:
     """Every hand dealt at a table, oldest first (admins)."""
     async with db_of(request).begin() as s:
         hands = (
@@ -144,9 +153,13 @@ async def table_hands(table_id: int, _admin: Admin, request: Request) -> list[Ta
     ]
 
 
-@router.get("/api/admin/hands/{hand_id}", response_model=None)
+@router.get(
+    "/api/admin/hands/{hand_id}",
+    response_model=None,
+    responses={**errors(401, 403, 404, 422), **AS_TEXT},
+)
 async def full_hand(
-    hand_id: int, _admin: Admin, request: Request, format: str = "json"
+    hand_id: RowId, _admin: Admin, request: Request, format: str = "json"
 ) -> dict[str, Any] | PlainTextResponse:
     """The whole history of a finished hand, deck opened (admins)."""
     hand = await _finished_hand(request, hand_id)

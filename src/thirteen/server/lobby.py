@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from thirteen.server.api import Admin
+from thirteen.server.api import Admin, RowId, errors
 from thirteen.server.room import Room, TableSpec
 
 router = APIRouter()
@@ -70,7 +70,7 @@ def _room(request: Request) -> Room:
     return room
 
 
-@router.get("/api/tables")
+@router.get("/api/tables", responses=errors(422))
 async def list_tables(request: Request, game: str | None = None, free: bool = False) -> Lobby:
     """Every open table; ``game`` filters by game (``chinese`` or ``ofc``) or preset."""
     frame = _room(request).lobby_frame()
@@ -83,7 +83,7 @@ async def list_tables(request: Request, game: str | None = None, free: bool = Fa
     return Lobby(server_time=frame["server_time"], tables=tables)
 
 
-@router.post("/api/tables", status_code=201)
+@router.post("/api/tables", status_code=201, responses=errors(400, 401, 403, 422))
 async def create_table(body: TableCreate, request: Request, _admin: Admin) -> TableOut:
     """Open a table (admins): any preset with any rule the engine accepts, and bots."""
     owner = await _room(request).create_table(
@@ -105,8 +105,8 @@ async def create_table(body: TableCreate, request: Request, _admin: Admin) -> Ta
     return TableOut(**owner.lobby_entry())
 
 
-@router.delete("/api/tables/{table_id}", status_code=202)
-async def close_table(table_id: int, request: Request, _admin: Admin) -> None:
+@router.delete("/api/tables/{table_id}", status_code=202, responses=errors(401, 403, 404, 422))
+async def close_table(table_id: RowId, request: Request, _admin: Admin) -> None:
     """Close a table (admins): the hand in play finishes, then everyone leaves with their chips."""
     await _room(request).close_table(table_id)
 

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import or_, select
 
 from thirteen.server import ledger
-from thirteen.server.accounts import Accounts, Me
+from thirteen.server.accounts import (
+    NAME_PATTERN,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    Accounts,
+    Me,
+)
 from thirteen.server.api import (
     SESSION_COOKIE,
     OriginChecked,
     User,
     accounts_of,
     db_of,
+    errors,
     settings_of,
 )
 from thirteen.server.db.models import LedgerAccount, Transfer
@@ -27,14 +34,32 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# The room checks names and passwords itself (with its own sentences, as 400s); the schema
+# states the same rules, so a request the schema allows is never refused for its shape.
+NAME_SCHEMA: dict[str, Any] = {"pattern": f"^{NAME_PATTERN.pattern}$"}
+PASSWORD_SCHEMA: dict[str, Any] = {"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
+
+
 class Credentials(Strict):
-    name: str = Field(max_length=64, description="3 to 20 letters, digits, '_', '.' or '-'.")
+    name: str = Field(
+        max_length=64,
+        description="3 to 20 letters, digits, '_', '.' or '-'.",
+        json_schema_extra=NAME_SCHEMA,
+    )
     password: str = Field(max_length=256, description="8 to 128 characters.")
+
+
+class NewAccount(Credentials):
+    password: str = Field(
+        max_length=256, description="8 to 128 characters.", json_schema_extra=PASSWORD_SCHEMA
+    )
 
 
 class PasswordChange(Strict):
     old_password: str = Field(max_length=256)
-    new_password: str = Field(max_length=256)
+    new_password: str = Field(
+        max_length=256, description="8 to 128 characters.", json_schema_extra=PASSWORD_SCHEMA
+    )
 
 
 class Account(BaseModel):
@@ -95,9 +120,14 @@ async def _account(request: Request, me: Me) -> Account:
     )
 
 
-@router.post("/api/accounts", status_code=201, dependencies=[OriginChecked])
+@router.post(
+    "/api/accounts",
+    status_code=201,
+    dependencies=[OriginChecked],
+    responses=errors(400, 403, 409, 422),
+)
 async def sign_up(
-    body: Credentials, request: Request, response: Response, accounts: AccountsDep
+    body: NewAccount, request: Request, response: Response, accounts: AccountsDep
 ) -> Account:
     """Open an account (with the house's welcome chips) and log in."""
     await accounts.sign_up(body.name, body.password)
@@ -106,7 +136,7 @@ async def sign_up(
     return await _account(request, me)
 
 
-@router.post("/api/session", dependencies=[OriginChecked])
+@router.post("/api/session", dependencies=[OriginChecked], responses=errors(401, 403, 422))
 async def log_in(
     body: Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> Account:
@@ -119,20 +149,20 @@ async def log_in(
     return await _account(request, me)
 
 
-@router.delete("/api/session", status_code=204)
+@router.delete("/api/session", status_code=204, responses=errors(401, 403))
 async def log_out(me: User, request: Request, response: Response, accounts: AccountsDep) -> None:
     """Log out this session."""
     await accounts.log_out(request.cookies.get(SESSION_COOKIE, ""))
     response.delete_cookie(SESSION_COOKIE, path="/")
 
 
-@router.get("/api/me")
+@router.get("/api/me", responses=errors(401))
 async def who_am_i(me: User, request: Request) -> Account:
     """The logged-in account, its CSRF token and its wallet balance."""
     return await _account(request, me)
 
 
-@router.post("/api/password", status_code=204)
+@router.post("/api/password", status_code=204, responses=errors(400, 401, 403, 422))
 async def change_password(
     body: PasswordChange, me: User, request: Request, accounts: AccountsDep
 ) -> None:
@@ -142,7 +172,7 @@ async def change_password(
     )
 
 
-@router.get("/api/wallet")
+@router.get("/api/wallet", responses=errors(401, 422))
 async def wallet(me: User, request: Request, limit: int = 100) -> Wallet:
     """The wallet's balance and its most recent transfers, newest first."""
     limit = max(1, min(limit, 500))
@@ -169,7 +199,7 @@ async def wallet(me: User, request: Request, limit: int = 100) -> Wallet:
     return Wallet(balance=account.balance, transfers=lines)
 
 
-@router.post("/api/tickets")
+@router.post("/api/tickets", responses=errors(401, 403))
 async def ticket(me: User, accounts: AccountsDep) -> TicketOut:
     """A one-time ticket that authenticates a WebSocket."""
     return TicketOut(ticket=await accounts.issue_ticket(me))
