@@ -413,6 +413,8 @@ class Window:
 
     recording: bool = False
     latencies: list[float] = field(default_factory=list)
+    ending: list[float] = field(default_factory=list)
+    """Latencies of the actions that ended a hand (their transaction settles it)."""
     actions: int = 0
     client_hands: int = 0
     lag: list[float] = field(default_factory=list)
@@ -428,10 +430,13 @@ class TableLoad:
         self.sockets = sockets
         self.sent: dict[int, float] = {}
         self.seen: dict[int, list[float]] = {}
+        self.ended: set[int] = set()
         self.players: list[Player] = []
 
-    def frame(self, state_id: int, at: float) -> None:
+    def frame(self, state_id: int, at: float, *, ends_hand: bool = False) -> None:
         self.seen.setdefault(state_id, []).append(at)
+        if ends_hand:
+            self.ended.add(state_id)
         self._settle(state_id)
 
     def acked(self, state_id: int, sent: float) -> None:
@@ -441,6 +446,7 @@ class TableLoad:
             for book in (self.seen, self.sent):
                 for old in [k for k in book if k < state_id - 16]:
                     del book[old]
+            self.ended = {k for k in self.ended if k >= state_id - 16}
 
     def _settle(self, state_id: int) -> None:
         times = self.seen.get(state_id)
@@ -451,6 +457,9 @@ class TableLoad:
         window = self.load.window
         if window.recording:
             window.latencies.append(latency)
+            if state_id in self.ended:
+                window.ending.append(latency)
+        self.ended.discard(state_id)
 
 
 class Player:
@@ -518,11 +527,10 @@ class Player:
             self.state_id = frame["state_id"]
             self.view = frame["view"]
             if kind == "update":
-                self.table.frame(self.state_id, at)
+                settled = sum(1 for e in frame["events"] if e["event"] == "HandSettled")
+                self.table.frame(self.state_id, at, ends_hand=settled > 0)
                 if self.seat == 0 and self.load.window.recording:
-                    self.load.window.client_hands += sum(
-                        1 for e in frame["events"] if e["event"] == "HandSettled"
-                    )
+                    self.load.window.client_hands += settled
             elif not self.snapshot.done():
                 self.snapshot.set_result(None)
         elif kind in ("ack", "error"):
@@ -597,6 +605,7 @@ class Measured:
     sockets: int
     seconds: float
     latencies: list[float]
+    ending: list[float]
     actions: int
     hands: float
     client_hands: int
@@ -611,6 +620,10 @@ class Measured:
 
     def latency(self, q: float) -> float:
         return percentile(self.latencies, q) * 1000
+
+    def ending_latency(self, q: float) -> float:
+        """Milliseconds, the ``q`` quantile of the actions that ended a hand."""
+        return percentile(self.ending, q) * 1000
 
 
 async def bounded(limit: int, jobs: Iterable[Awaitable[Any]]) -> list[Any]:
@@ -773,6 +786,7 @@ class Load:
             sockets=sockets,
             seconds=elapsed,
             latencies=sorted(window.latencies),
+            ending=sorted(window.ending),
             actions=window.actions,
             hands=total(after, "thirteen_hands_total") - total(before, "thirteen_hands_total"),
             client_hands=window.client_hands,
@@ -914,6 +928,8 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             ("full speed: p50", fast.latency(0.5), "ms"),
             ("full speed: p95", fast.latency(0.95), "ms"),
             ("full speed: p99", fast.latency(0.99), "ms"),
+            ("full speed: p50, actions ending a hand", fast.ending_latency(0.5), "ms"),
+            ("full speed: p99, actions ending a hand", fast.ending_latency(0.99), "ms"),
             ("full speed: server p50 (histogram)", fast.server_p50, "ms"),
             ("full speed: server p99 (histogram)", fast.server_p99, "ms"),
             ("full speed: server CPU", 100 * fast.server_cpu, "% of a core"),
@@ -928,6 +944,8 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             (f"{at}: p50", step.latency(0.5), "ms"),
             (f"{at}: p95", step.latency(0.95), "ms"),
             (f"{at}: p99", step.latency(0.99), "ms"),
+            (f"{at}: p50, actions ending a hand", step.ending_latency(0.5), "ms"),
+            (f"{at}: p99, actions ending a hand", step.ending_latency(0.99), "ms"),
             (f"{at}: server p99 (histogram)", step.server_p99, "ms"),
             (f"{at}: server CPU", 100 * step.server_cpu, "% of a core"),
             (f"{at}: generator CPU", 100 * step.generator_cpu, "% of a core"),
