@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,6 +22,11 @@ from typing import Any
 import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+
+from thirteen.engine.autoplay import safe_setting
+from thirteen.engine.cards import format_cards, parse_cards
+from thirteen.engine.legal import placements
+from thirteen.engine.rules import Rules
 
 Frame = dict[str, Any]
 
@@ -235,4 +241,27 @@ class TableConnection:
         return (f for f in self.frames if f.get("type") == kind)
 
 
-__all__ = ["Frame", "RoomClient", "RoomError", "TableConnection"]
+def legal_move(me: dict[str, Any], rules: Rules, rng: random.Random) -> dict[str, Any]:
+    """A legal decision for the seat whose cards a view shows (``view["hand"]["me"]``): a
+    setting that never fouls, or a random placement of the street's cards. Tests and the load
+    benchmark play with it."""
+    cards = parse_cards(me["cards"])
+    if me["mode"] == "set":
+        front, middle, back = safe_setting(rules, cards)
+        return {
+            "type": "set_hand",
+            "front": format_cards(front),
+            "middle": format_cards(middle),
+            "back": format_cards(back),
+        }
+    front, middle, back, discard = rng.choice(placements(cards, me["room"], me["discard_now"]))
+    return {
+        "type": "place",
+        "front": format_cards(front),
+        "middle": format_cards(middle),
+        "back": format_cards(back),
+        "discard": format_cards(discard),
+    }
+
+
+__all__ = ["Frame", "RoomClient", "RoomError", "TableConnection", "legal_move"]

@@ -12,11 +12,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from thirteen.client import RoomClient, TableConnection
-from thirteen.engine.autoplay import safe_setting
+from thirteen.client import RoomClient, TableConnection, legal_move
 from thirteen.engine.cards import Card, format_cards, parse_cards
 from thirteen.engine.history import history_from_json, visible_cards
-from thirteen.engine.legal import placements
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import TableState
 from thirteen.engine.table import apply
@@ -30,23 +28,7 @@ def decide(conn: TableConnection, rules: Rules, rng: random.Random) -> dict[str,
     """A legal move for the connection's seat: a setting that never fouls, or a random street."""
     me = conn.me
     assert me is not None
-    cards = parse_cards(me["cards"])
-    if me["mode"] == "set":
-        front, middle, back = safe_setting(rules, cards)
-        return {
-            "type": "set_hand",
-            "front": format_cards(front),
-            "middle": format_cards(middle),
-            "back": format_cards(back),
-        }
-    front, middle, back, discard = rng.choice(placements(cards, me["room"], me["discard_now"]))
-    return {
-        "type": "place",
-        "front": format_cards(front),
-        "middle": format_cards(middle),
-        "back": format_cards(back),
-        "discard": format_cards(discard),
-    }
+    return legal_move(me, rules, rng)
 
 
 def play(

@@ -1,16 +1,20 @@
-"""``thirteen bench``: speed against reference implementations run in the same process."""
+"""``thirteen bench``: speed against reference implementations run in the same process, and
+the card room under load (``thirteen bench room``)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from thirteen.bench import SUITES, suite
-from thirteen.bench.report import format_value, render_lines
+from thirteen.bench.report import Report, format_value, render_lines
 from thirteen.commands.common import console, emit, fail, quote
+
+ROOM_HELP = "room suite only: "
 
 
 def bench_command(
@@ -18,15 +22,55 @@ def bench_command(
         list[str] | None, typer.Argument(help="Suites to run (default: all).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per suite.")] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help=ROOM_HELP + "a few tables for a few seconds.")
+    ] = False,
+    tables: Annotated[
+        str | None,
+        typer.Option(help=ROOM_HELP + "human-paced tables at each step, e.g. 50,100,200."),
+    ] = None,
+    seconds: Annotated[
+        float | None, typer.Option(min=0.5, help=ROOM_HELP + "seconds measured at each step.")
+    ] = None,
+    pace: Annotated[
+        str | None, typer.Option(help=ROOM_HELP + "seconds a human seat waits, e.g. 2,5.")
+    ] = None,
+    fast_tables: Annotated[
+        int | None, typer.Option(min=0, help=ROOM_HELP + "tables playing at full speed.")
+    ] = None,
+    idle: Annotated[
+        int | None, typer.Option(min=0, help=ROOM_HELP + "idle sockets for the memory figure.")
+    ] = None,
+    preset: Annotated[str | None, typer.Option(help=ROOM_HELP + "the tables' preset.")] = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(help=ROOM_HELP + "the server's database (default: a fresh SQLite file)."),
+    ] = None,
 ) -> None:
-    """Measure speed against reference implementations run in the same process."""
+    """Measure speed against reference implementations run in the same process.
+
+    The room suite starts a real server and plays on it over WebSockets; its options (or
+    THIRTEEN_BENCH_* variables) size the run.
+    """
     chosen = suites or list(SUITES)
     for name in chosen:
         if name not in SUITES:
             fail(f"There is no benchmark {quote(name)}; suites: {', '.join(SUITES)}.")
+    room_given: dict[str, object] = {
+        "steps": tables,
+        "step_seconds": seconds,
+        "pace": pace,
+        "fast_tables": fast_tables,
+        "idle_sockets": idle,
+        "preset": preset,
+        "database_url": database_url,
+    }
     for name in chosen:
-        with console.status(f"benchmark {name}…"):
-            report = suite(name)()
+        with console.status(f"benchmark {name}…") as status:
+            runner: Callable[[], Report] = suite(name)
+            if name == "room":
+                runner = room_runner(quick, room_given, status.update)
+            report = runner()
         if as_json:
             emit(report.to_json())
         elif not console.is_terminal:
@@ -43,3 +87,16 @@ def bench_command(
             console.print(table)
             for note in report.notes:
                 console.print(f"[dim]{note}[/]")
+
+
+def room_runner(
+    quick: bool, given: dict[str, object], show: Callable[[str], None]
+) -> Callable[[], Report]:
+    """The room suite with the command's options over the environment's."""
+    from thirteen.bench.room import QUICK, bench_room, options_from_env, options_with
+
+    try:
+        options = options_with(QUICK if quick else options_from_env(), **given)
+    except ValueError as e:
+        fail(f"{e}.")
+    return lambda: bench_room(options, lambda line: show(f"benchmark room: {line}…"))

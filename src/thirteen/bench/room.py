@@ -1,0 +1,1020 @@
+"""``thirteen bench room``: the card room under load, over real WebSockets on loopback.
+
+A real ``thirteen serve`` process (journaling on, SQLite in a temporary folder unless told
+otherwise) serves bot clients run here, in another process, on one asyncio loop: accounts sign
+up over HTTP, an admin opens tables, the accounts sit and play legal moves from their own views
+(:func:`thirteen.client.legal_move`).
+
+What is measured:
+
+* **idle sockets** — the server's RSS before and after opening spectator sockets on tables with
+  nobody playing, divided by their number (with and without permessage-deflate offered);
+* **full speed** — every seat acts as soon as its frame says so, showdowns last a moment:
+  hands and actions a second, and latencies;
+* **human pace** — each seat waits a random few seconds before acting; the number of tables
+  steps up (the tables of earlier steps go on playing) and each step reports its latencies; the
+  *knee* is the first step whose p99 is at least twice the lowest p99 before it.
+
+Latency is from an action's send to the last of its table's sockets receiving the frame with
+the ``state_id`` the action's ack names (every socket is in this process: one clock). The
+server's own histogram (``thirteen_action_seconds``, arrival to the last frame queued) is read
+from ``/metrics`` and reported beside it.
+
+Options come from :class:`RoomOptions`: ``thirteen bench room --quick --tables 50,100 …`` or
+``THIRTEEN_BENCH_*`` variables (:func:`options_from_env`, for ``benchmarks/run.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import math
+import os
+import platform
+import random
+import resource
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from thirteen.bench.report import Report
+from thirteen.client import legal_move
+from thirteen.engine.rules import Rules, get_rules
+
+PASSWORD = "bench password"
+SESSION_COOKIE = "thirteen_session"
+GOAL_P99_MS = 50.0
+GOAL_HANDS = 300.0
+GOAL_KIB = 100.0
+
+SEND_RATE = 18.0
+"""Messages a second a client sends at most: the room drops a socket past 20 a second (a
+bucket of 20 refilled 20 a second, docs/protocol.md), so "full speed" is just under that."""
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class RoomOptions:
+    """How big and how long: the defaults are the issue's full run (a few minutes)."""
+
+    steps: tuple[int, ...] = (50, 100, 200, 400, 700, 1000)
+    """Human-paced tables at each step of the knee (cumulative: earlier tables keep playing)."""
+    seats: int = 3
+    """Players (and sockets) at each table."""
+    step_seconds: float = 20.0
+    warmup_seconds: float = 6.0
+    """After a step's tables have sat down, before its window opens."""
+    pace: tuple[float, float] = (2.0, 5.0)
+    """A human-paced seat waits this many seconds (uniformly at random) before each action."""
+    human_showdown: float = 1.0
+    """``showdown_seconds`` at human-paced tables (the next hand waits this long)."""
+    fast_tables: int = 40
+    fast_seconds: float = 20.0
+    fast_showdown: float = 0.001
+    idle_sockets: int = 1000
+    idle_compression: tuple[bool, ...] = (True, False)
+    """Idle sockets measured with the client offering permessage-deflate (as browsers and the
+    websockets library do), and without; each on a fresh server."""
+    compression: bool = True
+    """Whether the playing clients offer permessage-deflate."""
+    preset: str = "chinese-1-6"
+    database_url: str = ""
+    """The server's database; empty: a fresh SQLite file for each server. A shared database
+    (PostgreSQL) keeps what earlier runs wrote."""
+    keep: str = ""
+    """A folder to keep the servers' logs and SQLite files in; empty: a temporary one."""
+    processes: int = 1
+    """Server processes (``thirteen serve --processes N``, from issue 12 on); 1 starts it as now."""
+    seed: int = 1
+
+
+QUICK = RoomOptions(
+    steps=(2, 4),
+    seats=3,
+    step_seconds=2.0,
+    warmup_seconds=0.5,
+    pace=(0.05, 0.3),
+    human_showdown=0.2,
+    fast_tables=3,
+    fast_seconds=2.0,
+    idle_sockets=40,
+    idle_compression=(True,),
+)
+"""A smoke run of a few tables and a few seconds (the test suite runs it end to end)."""
+
+
+def parse_numbers(text: str) -> tuple[float, ...]:
+    """``"50,100, 200"`` as numbers; ``ValueError`` for anything else."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise ValueError(f"expected numbers separated by commas, not {text!r}")
+    return tuple(float(p) for p in parts)
+
+
+def options_with(base: RoomOptions, **given: Any) -> RoomOptions:
+    """``base`` with every option in ``given`` that is not ``None`` (text converted)."""
+    known = {f.name for f in fields(RoomOptions)}
+    changes: dict[str, Any] = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        if name not in known:
+            raise ValueError(f"no room benchmark option {name!r}")
+        if name == "steps":
+            numbers = parse_numbers(value) if isinstance(value, str) else value
+            value = tuple(int(n) for n in numbers if n > 0)
+            if not value:
+                raise ValueError("the steps need at least one number of tables")
+        elif name == "pace" and isinstance(value, str):
+            low, high = (parse_numbers(value) * 2)[:2]
+            value = (min(low, high), max(low, high))
+        elif name == "idle_compression" and isinstance(value, str):
+            value = tuple(v.strip() == "deflate" for v in value.split(",") if v.strip())
+        changes[name] = value
+    options = replace(base, **changes)
+    if not 2 <= options.seats <= 4:
+        raise ValueError("a table has 2 to 4 seats")
+    return options
+
+
+ENV_OPTIONS = {
+    "THIRTEEN_BENCH_TABLES": ("steps", str),
+    "THIRTEEN_BENCH_SEATS": ("seats", int),
+    "THIRTEEN_BENCH_SECONDS": ("step_seconds", float),
+    "THIRTEEN_BENCH_PACE": ("pace", str),
+    "THIRTEEN_BENCH_FAST_TABLES": ("fast_tables", int),
+    "THIRTEEN_BENCH_FAST_SECONDS": ("fast_seconds", float),
+    "THIRTEEN_BENCH_IDLE": ("idle_sockets", int),
+    "THIRTEEN_BENCH_PRESET": ("preset", str),
+    "THIRTEEN_BENCH_DATABASE_URL": ("database_url", str),
+    "THIRTEEN_BENCH_PROCESSES": ("processes", int),
+    "THIRTEEN_BENCH_KEEP": ("keep", str),
+}
+"""Environment variables for ``benchmarks/run.py`` (``THIRTEEN_BENCH_QUICK=1`` starts from
+:data:`QUICK`). The database is ``THIRTEEN_BENCH_DATABASE_URL``, not the room's own
+``THIRTEEN_DATABASE_URL``: a benchmark must never write into an operator's room by accident."""
+
+
+def options_from_env(environ: dict[str, str] | None = None) -> RoomOptions:
+    env = os.environ if environ is None else environ
+    base = QUICK if env.get("THIRTEEN_BENCH_QUICK", "") not in ("", "0", "false") else RoomOptions()
+    given = {name: kind(env[var]) for var, (name, kind) in ENV_OPTIONS.items() if env.get(var)}
+    return options_with(base, **given)
+
+
+# ----------------------------------------------------------------------------- the machine
+def raise_fd_limit() -> int:
+    """Raise this process's open-file limit to the hard limit (a server started from here
+    inherits it); the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process descended from it (from ``/proc``)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo.extend(children.get(p, []))
+    return found
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of ``pid`` and its descendants, KiB (``VmRSS``)."""
+    total = 0
+    for p in process_tree(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of ``pid`` and its descendants, seconds."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for p in process_tree(pid):
+        with contextlib.suppress(OSError):
+            parts = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(parts[11]) + int(parts[12])
+    return total / ticks
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# ----------------------------------------------------------------------------- figures
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile (0 < q ≤ 1) of sorted values; NaN for none."""
+    if not sorted_values:
+        return math.nan
+    rank = max(1, math.ceil(q * len(sorted_values)))
+    return sorted_values[min(rank, len(sorted_values)) - 1]
+
+
+def parse_metrics(text: str) -> dict[str, float]:
+    """Prometheus text exposition as ``{"name{labels}": value}``."""
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        key, _, value = line.rpartition(" ")
+        with contextlib.suppress(ValueError):
+            out[key] = float(value)
+    return out
+
+
+def histogram(metrics: dict[str, float], name: str) -> list[tuple[float, float]]:
+    """A histogram's cumulative buckets ``(le, count)``, in order."""
+    prefix = f'{name}_bucket{{le="'
+    buckets = [
+        (float(key[len(prefix) : key.index('"', len(prefix))]), value)
+        for key, value in metrics.items()
+        if key.startswith(prefix)
+    ]
+    return sorted(buckets)
+
+
+def bucket_quantile(buckets: list[tuple[float, float]], q: float) -> float:
+    """``q`` quantile of cumulative buckets, interpolated inside its bucket as Prometheus'
+    ``histogram_quantile`` does; NaN when empty."""
+    if not buckets or buckets[-1][1] <= 0:
+        return math.nan
+    rank = q * buckets[-1][1]
+    low, below = 0.0, 0.0
+    for le, count in buckets:
+        if count >= rank:
+            if math.isinf(le):
+                return low
+            if count <= below:
+                return le
+            return low + (le - low) * (rank - below) / (count - below)
+        low, below = le, count
+    return low
+
+
+def bucket_delta(
+    after: list[tuple[float, float]], before: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    earlier = dict(before)
+    return [(le, count - earlier.get(le, 0.0)) for le, count in after]
+
+
+def total(metrics: dict[str, float], name: str) -> float:
+    return sum(v for k, v in metrics.items() if k == name or k.startswith(name + "{"))
+
+
+def knee_of(steps: Sequence[tuple[int, float]]) -> int | None:
+    """The first step (tables) whose p99 is at least twice the lowest p99 before it."""
+    lowest = math.inf
+    for tables, p99 in steps:
+        if p99 >= 2 * lowest:
+            return tables
+        lowest = min(lowest, p99)
+    return None
+
+
+# ----------------------------------------------------------------------------- the server
+@dataclass
+class Server:
+    """A ``thirteen serve`` process started for the benchmark."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+def server_command(port: int, options: RoomOptions) -> list[str]:
+    """How the server starts (``--processes`` only when more than one is asked for)."""
+    command = [sys.executable, "-m", "thirteen.cli", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port)]
+    if options.processes > 1:
+        command += ["--processes", str(options.processes)]
+    return command
+
+
+def server_env(database_url: str, folder: Path, admin: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "THIRTEEN_DATABASE_URL": database_url,
+        "THIRTEEN_DATA_DIR": str(folder),
+        "THIRTEEN_DEFAULT_TABLES": "false",
+        "THIRTEEN_BOT_DELAY": "0",
+        "THIRTEEN_ADMINS": admin,
+        # argon2id at its cheapest: thousands of bench accounts sign up in seconds
+        "THIRTEEN_ARGON2_MEMORY_KIB": "64",
+        "THIRTEEN_ARGON2_TIME_COST": "1",
+    }
+
+
+@contextlib.asynccontextmanager
+async def served(
+    options: RoomOptions, folder: Path, admin: str, name: str
+) -> AsyncIterator[Server]:
+    """A server process, ready (``/healthz`` answers); stopped with SIGTERM afterwards."""
+    database_url = options.database_url or f"sqlite+aiosqlite:///{folder / (name + '.db')}"
+    port = free_port()
+    log = folder / f"{name}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            server_command(port, options),
+            env=server_env(database_url, folder, admin),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+            deadline = time.monotonic() + 120
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(
+                        f"the server exited ({process.returncode}):\n{server.tail()}"
+                    )
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/healthz")).status_code == 200:
+                        break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start:\n{server.tail()}")
+                await asyncio.sleep(0.1)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.to_thread(process.wait, 30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            await asyncio.to_thread(process.wait, 30)
+
+
+# ----------------------------------------------------------------------------- clients
+@dataclass(frozen=True)
+class Account:
+    name: str
+    cookie: str
+    csrf: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"cookie": f"{SESSION_COOKIE}={self.cookie}", "x-csrf-token": self.csrf}
+
+
+@dataclass
+class Window:
+    """What happened while a measurement window was open."""
+
+    recording: bool = False
+    latencies: list[float] = field(default_factory=list)
+    ending: list[float] = field(default_factory=list)
+    """Latencies of the actions that ended a hand (their transaction settles it)."""
+    actions: int = 0
+    client_hands: int = 0
+    lag: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+class TableLoad:
+    """One table's sockets: latencies from a send to the last socket's frame of that state."""
+
+    def __init__(self, load: Load, table_id: int, sockets: int) -> None:
+        self.load = load
+        self.id = table_id
+        self.sockets = sockets
+        self.sent: dict[int, float] = {}
+        self.seen: dict[int, list[float]] = {}
+        self.ended: set[int] = set()
+        self.players: list[Player] = []
+
+    def frame(self, state_id: int, at: float, *, ends_hand: bool = False) -> None:
+        self.seen.setdefault(state_id, []).append(at)
+        if ends_hand:
+            self.ended.add(state_id)
+        self._settle(state_id)
+
+    def acked(self, state_id: int, sent: float) -> None:
+        self.sent[state_id] = sent
+        self._settle(state_id)
+        if len(self.seen) > 32 or len(self.sent) > 32:  # states no action of ours made
+            for book in (self.seen, self.sent):
+                for old in [k for k in book if k < state_id - 16]:
+                    del book[old]
+            self.ended = {k for k in self.ended if k >= state_id - 16}
+
+    def _settle(self, state_id: int) -> None:
+        times = self.seen.get(state_id)
+        if times is None or len(times) < self.sockets or state_id not in self.sent:
+            return
+        latency = max(times) - self.sent.pop(state_id)
+        del self.seen[state_id]
+        window = self.load.window
+        if window.recording:
+            window.latencies.append(latency)
+            if state_id in self.ended:
+                window.ending.append(latency)
+        self.ended.discard(state_id)
+
+
+class Player:
+    """A seat's socket: reads every frame, and acts when its view says it must."""
+
+    def __init__(
+        self, load: Load, table: TableLoad, account: Account, seat: int, *, fast: bool
+    ) -> None:
+        self.load = load
+        self.table = table
+        self.account = account
+        self.seat = seat
+        self.fast = fast
+        self.rng = random.Random(hash((load.options.seed, table.id, seat)))
+        self.ws: ClientConnection | None = None
+        self.view: dict[str, Any] = {}
+        self.state_id = -1
+        self.seated = False
+        self.acting = False
+        self.closing = False
+        self.sent: dict[str, float] = {}
+        self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.snapshot = asyncio.get_running_loop().create_future()
+        self.ids = itertools.count(1)
+        self.reader: asyncio.Task[None] | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.next_send = 0.0
+
+    async def open(self, buy_in: int) -> None:
+        ticket = await self.load.ticket(self.account)
+        self.ws = await self.load.connect(f"/ws/tables/{self.table.id}?ticket={ticket}")
+        self.reader = asyncio.create_task(self._read())
+        await asyncio.wait_for(self.snapshot, 60)
+        answer = await self.request({"type": "sit", "seat": self.seat, "buy_in": buy_in})
+        if answer["type"] != "ack":
+            raise RuntimeError(f"could not sit: {answer}")
+        self.seated = True
+        self._consider()
+
+    async def request(self, action: dict[str, Any]) -> dict[str, Any]:
+        assert self.ws is not None
+        ident = f"s{next(self.ids)}"
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[ident] = future
+        await self.ws.send(json.dumps({"type": "action", "id": ident, "action": action}))
+        return await asyncio.wait_for(future, 60)
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                at = time.perf_counter()
+                self._take(json.loads(raw), at)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closing = True
+            for future in self.waiting.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("the socket closed"))
+
+    def _take(self, frame: dict[str, Any], at: float) -> None:
+        kind = frame.get("type")
+        if kind in ("update", "snapshot"):
+            self.state_id = frame["state_id"]
+            self.view = frame["view"]
+            if kind == "update":
+                settled = sum(1 for e in frame["events"] if e["event"] == "HandSettled")
+                self.table.frame(self.state_id, at, ends_hand=settled > 0)
+                if self.seat == 0 and self.load.window.recording:
+                    self.load.window.client_hands += settled
+            elif not self.snapshot.done():
+                self.snapshot.set_result(None)
+        elif kind in ("ack", "error"):
+            ident = frame.get("id", "")
+            future = self.waiting.pop(ident, None)
+            if future is not None and not future.done():
+                future.set_result(frame)
+            sent = self.sent.pop(ident, None)
+            if sent is not None:
+                self.acting = False
+                if kind == "ack":
+                    self.table.acked(frame["state_id"], sent)
+                    if self.load.window.recording:
+                        self.load.window.actions += 1
+            if kind == "error" and self.load.window.recording:
+                self.load.window.errors[frame.get("code", "?")] += 1
+        elif kind == "closing":
+            self.closing = True
+        self._consider()
+
+    def _must_act(self) -> dict[str, Any] | None:
+        hand = self.view.get("hand")
+        me: dict[str, Any] | None = hand.get("me") if hand else None
+        return me if me is not None and me["must_act"] else None
+
+    def _consider(self) -> None:
+        if self.acting or self.closing or not self.seated or self._must_act() is None:
+            return
+        self.acting = True
+        delay = 0.0 if self.fast else self.rng.uniform(*self.load.options.pace)
+        task = asyncio.create_task(self._act(delay))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _act(self, delay: float) -> None:
+        wait = max(delay, self.next_send - time.monotonic())
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.next_send = time.monotonic() + 1 / SEND_RATE
+        me = self._must_act()
+        if me is None or self.closing or self.ws is None:
+            self.acting = False
+            return
+        move = legal_move(me, self.load.rules, self.rng)
+        ident = f"a{next(self.ids)}"
+        message = json.dumps(
+            {"type": "action", "id": ident, "state_id": self.state_id, "action": move}
+        )
+        self.sent[ident] = time.perf_counter()
+        try:
+            await self.ws.send(message)
+        except ConnectionClosed:
+            self.sent.pop(ident, None)
+
+    async def close(self) -> None:
+        self.closing = True
+        for task in list(self.tasks):
+            task.cancel()
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 10)
+        if self.reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.reader, 10)
+
+
+@dataclass
+class Measured:
+    """One measurement window."""
+
+    tables: int
+    sockets: int
+    seconds: float
+    latencies: list[float]
+    ending: list[float]
+    actions: int
+    hands: float
+    client_hands: int
+    server_actions: float
+    server_p50: float
+    server_p99: float
+    server_cpu: float
+    generator_cpu: float
+    lag_p99: float
+    server_rss_kib: int
+    errors: dict[str, int]
+
+    def latency(self, q: float) -> float:
+        return percentile(self.latencies, q) * 1000
+
+    def ending_latency(self, q: float) -> float:
+        """Milliseconds, the ``q`` quantile of the actions that ended a hand."""
+        return percentile(self.ending, q) * 1000
+
+
+async def bounded(limit: int, jobs: Iterable[Awaitable[Any]]) -> list[Any]:
+    """Await ``jobs`` with at most ``limit`` running at once; their results in order."""
+    gate = asyncio.Semaphore(limit)
+
+    async def one(job: Awaitable[Any]) -> Any:
+        async with gate:
+            return await job
+
+    return await asyncio.gather(*(one(j) for j in jobs))
+
+
+class Load:
+    """The load generator against one server: accounts, tables, players, measurements."""
+
+    def __init__(
+        self, server: Server, options: RoomOptions, admin: str, progress: Progress
+    ) -> None:
+        self.server = server
+        self.options = options
+        self.admin_name = admin
+        self.progress = progress
+        self.http = httpx.AsyncClient(
+            base_url=server.url,
+            timeout=120,
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
+        )
+        self.rules: Rules = get_rules(options.preset)
+        self.window = Window()
+        token = secrets.token_hex(3)
+        self.names = (f"b{token}x{n}" for n in itertools.count())
+        self.admin: Account | None = None
+        self.human: list[TableLoad] = []
+        self.lagging: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Load:
+        self.admin = await self.sign_up(self.admin_name)
+        self.lagging = asyncio.create_task(self._watch_lag())
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        if self.lagging is not None:
+            self.lagging.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.lagging
+        await self.http.aclose()
+
+    async def _watch_lag(self) -> None:
+        """How late this loop wakes: a busy generator inflates every latency it measures."""
+        tick = 0.05
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(tick)
+            if self.window.recording:
+                self.window.lag.append(time.perf_counter() - start - tick)
+
+    # ------------------------------------------------------------------ HTTP
+    async def call(
+        self, method: str, path: str, account: Account | None = None, body: Any = None
+    ) -> httpx.Response:
+        r = await self.http.request(
+            method, path, json=body, headers=account.headers if account else None
+        )
+        self.http.cookies.clear()  # one client for every account: cookies go by hand
+        if r.status_code >= 400:
+            raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:200]}")
+        return r
+
+    async def sign_up(self, name: str) -> Account:
+        r = await self.call("POST", "/api/accounts", body={"name": name, "password": PASSWORD})
+        return Account(name, r.cookies[SESSION_COOKIE], r.json()["csrf_token"])
+
+    async def ticket(self, account: Account) -> str:
+        ticket: str = (await self.call("POST", "/api/tickets", account)).json()["ticket"]
+        return ticket
+
+    async def connect(self, path: str, *, compression: bool | None = None) -> ClientConnection:
+        deflate = self.options.compression if compression is None else compression
+        url = "ws" + self.server.url.removeprefix("http") + path
+        for attempt in range(5):
+            try:
+                return await connect(
+                    url,
+                    compression="deflate" if deflate else None,
+                    max_size=2**22,
+                    open_timeout=120,
+                    ping_interval=None,  # the server pings; browsers do not ping either
+                    close_timeout=5,
+                )
+            except (OSError, InvalidStatus):  # a full accept backlog: try again shortly
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    async def metrics(self) -> dict[str, float]:
+        return parse_metrics((await self.call("GET", "/metrics")).text)
+
+    async def create_table(self, showdown: float) -> int:
+        body = {
+            "preset": self.options.preset,
+            "rules": {"showdown_seconds": showdown},
+            "bots": 0,
+            "seats": self.options.seats,
+            "min_buy_in": 100,
+            "max_buy_in": 5000,
+        }
+        table_id: int = (await self.call("POST", "/api/tables", self.admin, body)).json()["id"]
+        return table_id
+
+    async def close_table(self, table_id: int) -> None:
+        await self.call("DELETE", f"/api/tables/{table_id}", self.admin)
+
+    # ------------------------------------------------------------------ tables
+    async def add_tables(self, count: int, *, fast: bool) -> list[TableLoad]:
+        """``count`` tables, each with every seat taken by a bench client that plays."""
+        seats = self.options.seats
+        accounts: list[Account] = await bounded(
+            16, (self.sign_up(next(self.names)) for _ in range(count * seats))
+        )
+        showdown = self.options.fast_showdown if fast else self.options.human_showdown
+        ids: list[int] = await bounded(8, (self.create_table(showdown) for _ in range(count)))
+        tables = [TableLoad(self, table_id, seats) for table_id in ids]
+        players = [
+            Player(self, table, accounts[i * seats + seat], seat, fast=fast)
+            for i, table in enumerate(tables)
+            for seat in range(seats)
+        ]
+        for player in players:
+            player.table.players.append(player)
+        await bounded(32, (p.open(5000) for p in players))
+        return tables
+
+    async def close_tables(self, tables: list[TableLoad]) -> None:
+        """Close the tables (hands in play finish), then every socket."""
+        await bounded(16, (self.close_table(t.id) for t in tables))
+        readers = [p.reader for t in tables for p in t.players if p.reader is not None]
+        if readers:
+            await asyncio.wait(readers, timeout=60)
+        await bounded(64, (p.close() for t in tables for p in t.players))
+
+    # ------------------------------------------------------------------ measuring
+    async def measure(self, seconds: float, tables: int, sockets: int) -> Measured:
+        pid = self.server.pid
+        before = await self.metrics()
+        server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
+        start = time.perf_counter()
+        self.window = Window(recording=True)
+        await asyncio.sleep(seconds)
+        self.window.recording = False
+        elapsed = time.perf_counter() - start
+        server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
+        after = await self.metrics()
+        name = "thirteen_action_seconds"
+        buckets = bucket_delta(histogram(after, name), histogram(before, name))
+        window = self.window
+        return Measured(
+            tables=tables,
+            sockets=sockets,
+            seconds=elapsed,
+            latencies=sorted(window.latencies),
+            ending=sorted(window.ending),
+            actions=window.actions,
+            hands=total(after, "thirteen_hands_total") - total(before, "thirteen_hands_total"),
+            client_hands=window.client_hands,
+            server_actions=total(after, f"{name}_count") - total(before, f"{name}_count"),
+            server_p50=bucket_quantile(buckets, 0.5) * 1000,
+            server_p99=bucket_quantile(buckets, 0.99) * 1000,
+            server_cpu=server_cpu / elapsed,
+            generator_cpu=own_cpu / elapsed,
+            lag_p99=percentile(sorted(window.lag), 0.99) * 1000,
+            server_rss_kib=rss_kib(pid),
+            errors=dict(window.errors),
+        )
+
+    async def idle_memory(self, sockets: int, *, compression: bool) -> tuple[float, int]:
+        """KiB of server RSS per idle spectator socket, and the RSS before them."""
+        tables = [await self.create_table(self.options.human_showdown) for _ in range(10)]
+
+        async def spectate(i: int) -> ClientConnection:
+            return await self.connect(f"/ws/tables/{tables[i % 10]}", compression=compression)
+
+        warm = await bounded(32, (spectate(i) for i in range(20)))  # first-use costs, not sockets
+        await bounded(32, (ws.close() for ws in warm))
+        await self._until_connections(0)
+        await asyncio.sleep(1.0)
+        before = rss_kib(self.server.pid)
+        idle = await bounded(32, (spectate(i) for i in range(sockets)))
+        await self._until_connections(sockets)
+        await asyncio.sleep(1.0)
+        after = rss_kib(self.server.pid)
+        await bounded(64, (ws.close() for ws in idle))
+        await self._until_connections(0)
+        await bounded(8, (self.close_table(t) for t in tables))
+        return (after - before) / sockets, before
+
+    async def _until_connections(self, count: int, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while (await self.metrics()).get("thirteen_ws_connections", -1) != count:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the server never counted {count} sockets")
+            await asyncio.sleep(0.1)
+
+    async def full_speed(self) -> Measured:
+        count = self.options.fast_tables
+        self.progress(f"full speed: seating {count} tables")
+        tables = await self.add_tables(count, fast=True)
+        await asyncio.sleep(max(1.0, self.options.warmup_seconds / 2))
+        self.progress(f"full speed: measuring {self.options.fast_seconds:g} s")
+        measured = await self.measure(self.options.fast_seconds, count, count * self.options.seats)
+        self.progress("full speed: closing the tables")
+        await self.close_tables(tables)
+        return measured
+
+    async def knee(self) -> list[Measured]:
+        steps = []
+        for target in self.options.steps:
+            missing = target - len(self.human)
+            if missing > 0:
+                self.progress(f"human pace: seating {missing} more tables ({target} in all)")
+                self.human += await self.add_tables(missing, fast=False)
+            await asyncio.sleep(self.options.warmup_seconds)
+            self.progress(f"human pace, {target} tables: measuring {self.options.step_seconds:g} s")
+            sockets = len(self.human) * self.options.seats
+            steps.append(await self.measure(self.options.step_seconds, len(self.human), sockets))
+        return steps
+
+    async def close_all(self) -> None:
+        await bounded(64, (p.close() for t in self.human for p in t.players))
+
+
+# ----------------------------------------------------------------------------- the run
+@dataclass
+class Results:
+    idle: list[tuple[bool, float, int]]
+    fast: Measured | None
+    steps: list[Measured]
+    fd_limit: int
+    load_before: tuple[float, float, float]
+    load_after: tuple[float, float, float]
+    database: str
+
+
+async def run(options: RoomOptions, progress: Progress) -> Results:
+    fd_limit = raise_fd_limit()
+    load_before = os.getloadavg()
+    admin = f"boss{secrets.token_hex(4)}"
+    idle: list[tuple[bool, float, int]] = []
+    with contextlib.ExitStack() as stack:
+        if options.keep:
+            folder = Path(options.keep)
+            folder.mkdir(parents=True, exist_ok=True)
+        else:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="thirteen-room-")))
+        for n, compression in enumerate(options.idle_compression[1:], 1):
+            if not options.idle_sockets:
+                break
+            async with (
+                served(options, folder, admin, f"idle{n}") as server,
+                Load(server, options, admin, progress) as load,
+            ):
+                progress(f"idle sockets: {options.idle_sockets}, deflate {compression}")
+                kib, base = await load.idle_memory(options.idle_sockets, compression=compression)
+                idle.append((compression, kib, base))
+        async with (
+            served(options, folder, f"{admin}m", "room") as server,
+            Load(server, options, f"{admin}m", progress) as load,
+        ):
+            if options.idle_sockets and options.idle_compression:
+                compression = options.idle_compression[0]
+                progress(f"idle sockets: {options.idle_sockets}, deflate {compression}")
+                kib, base = await load.idle_memory(options.idle_sockets, compression=compression)
+                idle.insert(0, (compression, kib, base))
+            fast = await load.full_speed() if options.fast_tables else None
+            try:
+                steps = await load.knee() if options.steps else []
+            finally:
+                progress("stopping")
+                await load.close_all()
+    database = (options.database_url or "sqlite+aiosqlite").split("://")[0]
+    return Results(idle, fast, steps, fd_limit, load_before, os.getloadavg(), database)
+
+
+def report_of(options: RoomOptions, results: Results) -> Report:
+    report = Report("room")
+    rows = report.rows
+    for compression, kib, base in results.idle:
+        how = "deflate offered" if compression else "no compression"
+        rows.append((f"idle socket, {how}: server memory", kib, "KiB/socket"))
+        rows.append((f"idle socket, {how}: server RSS before", base / 1024, "MiB"))
+    if results.idle:
+        rows.append(("idle sockets", float(options.idle_sockets), "sockets"))
+    fast = results.fast
+    if fast is not None:
+        rows += [
+            ("full speed: tables", float(fast.tables), "tables"),
+            ("full speed: sockets", float(fast.sockets), "sockets"),
+            ("full speed: hands/s", fast.hands / fast.seconds, "hands/s"),
+            ("full speed: actions/s", fast.actions / fast.seconds, "actions/s"),
+            ("full speed: journaled actions/s", fast.server_actions / fast.seconds, "actions/s"),
+            ("full speed: p50", fast.latency(0.5), "ms"),
+            ("full speed: p95", fast.latency(0.95), "ms"),
+            ("full speed: p99", fast.latency(0.99), "ms"),
+            ("full speed: p50, actions ending a hand", fast.ending_latency(0.5), "ms"),
+            ("full speed: p99, actions ending a hand", fast.ending_latency(0.99), "ms"),
+            ("full speed: server p50 (histogram)", fast.server_p50, "ms"),
+            ("full speed: server p99 (histogram)", fast.server_p99, "ms"),
+            ("full speed: server CPU", 100 * fast.server_cpu, "% of a core"),
+            ("full speed: generator CPU", 100 * fast.generator_cpu, "% of a core"),
+        ]
+    for step in results.steps:
+        at = f"human pace, {step.tables} tables"
+        rows += [
+            (f"{at}: sockets", float(step.sockets), "sockets"),
+            (f"{at}: hands/s", step.hands / step.seconds, "hands/s"),
+            (f"{at}: actions/s", step.actions / step.seconds, "actions/s"),
+            (f"{at}: p50", step.latency(0.5), "ms"),
+            (f"{at}: p95", step.latency(0.95), "ms"),
+            (f"{at}: p99", step.latency(0.99), "ms"),
+            (f"{at}: p50, actions ending a hand", step.ending_latency(0.5), "ms"),
+            (f"{at}: p99, actions ending a hand", step.ending_latency(0.99), "ms"),
+            (f"{at}: server p99 (histogram)", step.server_p99, "ms"),
+            (f"{at}: server CPU", 100 * step.server_cpu, "% of a core"),
+            (f"{at}: generator CPU", 100 * step.generator_cpu, "% of a core"),
+            (f"{at}: generator loop lag p99", step.lag_p99, "ms"),
+            (f"{at}: server RSS", step.server_rss_kib / 1024, "MiB"),
+        ]
+    knee = knee_of([(s.tables, s.latency(0.99)) for s in results.steps])
+    if knee is not None:
+        rows.append(("knee: first step with p99 ≥ 2× the lowest before", float(knee), "tables"))
+    if results.idle:
+        report.ratios["goal 100 KiB ÷ KiB per idle socket"] = GOAL_KIB / max(
+            results.idle[0][1], 1e-9
+        )
+    if fast is not None and fast.seconds:
+        report.ratios["full-speed hands/s ÷ goal 300"] = fast.hands / fast.seconds / GOAL_HANDS
+    if results.steps:
+        last = results.steps[-1]
+        report.ratios[f"goal 50 ms ÷ p99 at {last.tables} tables"] = GOAL_P99_MS / max(
+            last.latency(0.99), 1e-9
+        )
+    errors: Counter[str] = Counter()
+    for m in [*results.steps, *([fast] if fast else [])]:
+        errors.update(m.errors)
+    notes = report.notes
+    notes.append(
+        f"machine: {os.cpu_count()} cores, {platform.python_implementation()} "
+        f"{platform.python_version()}, {platform.system()} {platform.release()}; the server and "
+        "this load generator share those cores (and other jobs may run on them)"
+    )
+    notes.append(
+        "load average before {:.2f} {:.2f} {:.2f}, after {:.2f} {:.2f} {:.2f}".format(
+            *results.load_before, *results.load_after
+        )
+    )
+    notes.append(
+        f"database: {results.database}; preset {options.preset}, {options.seats} seats a table; "
+        f"human pace {options.pace[0]:g}-{options.pace[1]:g} s a decision, showdown "
+        f"{options.human_showdown:g} s; full speed showdown {options.fast_showdown:g} s; "
+        f"windows {options.step_seconds:g} s (full speed {options.fast_seconds:g} s); "
+        f"clients offer deflate: {options.compression}; server processes: {options.processes}; "
+        f"open-file limit {results.fd_limit}"
+    )
+    notes.append(
+        "latency: an action's send to the last of its table's sockets receiving that state's "
+        "frame, measured here (one clock); server histogram: arrival to the last frame queued, "
+        "interpolated within its buckets"
+    )
+    if knee is None and results.steps:
+        notes.append(f"knee: none up to {results.steps[-1].tables} tables")
+    if errors:
+        notes.append("refused actions: " + ", ".join(f"{k} {v}" for k, v in sorted(errors.items())))
+    return report
+
+
+def bench_room(options: RoomOptions | None = None, progress: Progress | None = None) -> Report:
+    """Run the room benchmark (options from the environment when not given)."""
+    chosen = options_from_env() if options is None else options
+    results = asyncio.run(run(chosen, progress or (lambda _: None)))
+    return report_of(chosen, results)
+
+
+__all__ = [
+    "QUICK",
+    "RoomOptions",
+    "bench_room",
+    "bucket_quantile",
+    "knee_of",
+    "options_from_env",
+    "options_with",
+    "parse_metrics",
+    "percentile",
+]

@@ -1,0 +1,102 @@
+"""The room benchmark: its quick mode end to end against a real server process, and the
+arithmetic behind its figures. Sane values only — speed goals are the benchmark's to report."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from thirteen.bench.room import (
+    QUICK,
+    RoomOptions,
+    bench_room,
+    bucket_quantile,
+    knee_of,
+    options_from_env,
+    options_with,
+    parse_metrics,
+    percentile,
+)
+
+
+def test_the_quick_run_reports_every_figure() -> None:
+    report = bench_room(QUICK)
+    rows = {what: value for what, value, _ in report.rows}
+    assert report.suite == "room"
+    assert rows["full speed: tables"] == QUICK.fast_tables
+    assert rows["full speed: hands/s"] > 0
+    assert rows["full speed: actions/s"] > 0
+    assert rows["full speed: journaled actions/s"] >= rows["full speed: actions/s"]
+    for step in QUICK.steps:
+        at = f"human pace, {step} tables"
+        assert rows[f"{at}: sockets"] == step * QUICK.seats
+        assert rows[f"{at}: actions/s"] > 0
+    for at in ["full speed", *(f"human pace, {step} tables" for step in QUICK.steps)]:
+        p50, p95, p99 = (rows[f"{at}: {q}"] for q in ("p50", "p95", "p99"))
+        assert 0 < p50 <= p95 <= p99, at
+        assert rows[f"{at}: server p99 (histogram)"] > 0
+    assert rows["idle sockets"] == QUICK.idle_sockets
+    assert math.isfinite(rows["idle socket, deflate offered: server memory"])
+    assert rows["idle socket, deflate offered: server RSS before"] > 10  # MiB: a real process
+    assert set(report.ratios) == {
+        "goal 100 KiB ÷ KiB per idle socket",
+        "full-speed hands/s ÷ goal 300",
+        f"goal 50 ms ÷ p99 at {QUICK.steps[-1]} tables",
+    }
+    assert any(note.startswith("machine:") for note in report.notes)
+    assert not any(note.startswith("refused actions") for note in report.notes), report.notes
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 0.5) == 50
+    assert percentile(values, 0.99) == 99
+    assert percentile(values, 1.0) == 100
+    assert percentile([7.0], 0.5) == 7
+    assert math.isnan(percentile([], 0.5))
+
+
+def test_histogram_quantiles_interpolate_within_a_bucket() -> None:
+    text = "\n".join(
+        [
+            "# HELP thirteen_action_seconds x",
+            'thirteen_action_seconds_bucket{le="0.001"} 0.0',
+            'thirteen_action_seconds_bucket{le="0.01"} 50.0',
+            'thirteen_action_seconds_bucket{le="0.1"} 100.0',
+            'thirteen_action_seconds_bucket{le="+Inf"} 100.0',
+            "thirteen_action_seconds_count 100.0",
+        ]
+    )
+    metrics = parse_metrics(text)
+    assert metrics["thirteen_action_seconds_count"] == 100
+    buckets = sorted((float(k.split('"')[1]), v) for k, v in metrics.items() if k.endswith('"}'))
+    assert bucket_quantile(buckets, 0.5) == pytest.approx(0.01)
+    assert bucket_quantile(buckets, 0.25) == pytest.approx(0.0055)
+    assert bucket_quantile(buckets, 0.99) == pytest.approx(0.0982)
+    assert math.isnan(bucket_quantile([(math.inf, 0.0)], 0.5))
+
+
+def test_the_knee_is_where_p99_doubles() -> None:
+    assert knee_of([(50, 10.0), (100, 12.0), (200, 15.0), (400, 40.0)]) == 400
+    assert knee_of([(50, 10.0), (100, 9.0), (200, 18.0)]) == 200
+    assert knee_of([(50, 10.0), (100, 12.0)]) is None
+    assert knee_of([]) is None
+
+
+def test_options_from_words_and_the_environment() -> None:
+    options = options_with(RoomOptions(), steps="10, 20", pace="1,3", step_seconds=5.0)
+    assert options.steps == (10, 20)
+    assert options.pace == (1.0, 3.0)
+    assert options.step_seconds == 5
+    assert options_with(RoomOptions(), pace="2").pace == (2.0, 2.0)
+    env = {"THIRTEEN_BENCH_QUICK": "1", "THIRTEEN_BENCH_TABLES": "3", "THIRTEEN_BENCH_IDLE": "7"}
+    from_env = options_from_env(env)
+    assert from_env.steps == (3,)
+    assert from_env.idle_sockets == 7
+    assert from_env.fast_tables == QUICK.fast_tables
+    assert options_from_env({}) == RoomOptions()
+    with pytest.raises(ValueError, match="option"):
+        options_with(RoomOptions(), speed=3)
+    with pytest.raises(ValueError, match="seats"):
+        options_with(RoomOptions(), seats=5)
