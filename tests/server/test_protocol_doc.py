@@ -33,7 +33,9 @@ CODE_CALL = re.compile(
     r'"([a-z_]+)"'
 )
 """A refusal with a literal code: ``RuleError("seat_taken", …)``, ``_illegal(…)``, …"""
-HTTP_SENTENCE = re.compile(r'(?:\d{3}: |sentences\.get\(exc\.status_code, )\("([a-z_]+)"')
+HTTP_SENTENCE = re.compile(
+    r'(?:\d{3}: |sentences\.get\((?:exc\.status_code|status), )\("([a-z_]+)"'
+)
 """api.py's codes for Starlette's own errors: ``404: ("not_found", "…")``."""
 ENGINE_FILES = ("actions.py", "cards.py", "naturals.py", "notation.py", "rules.py", "state.py")
 """The engine modules a client's message (or an admin's request) reaches, besides table.py."""
