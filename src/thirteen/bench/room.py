@@ -66,6 +66,9 @@ SEND_RATE = 18.0
 """Messages a second a client sends at most: the room drops a socket past 20 a second (a
 bucket of 20 refilled 20 a second, docs/protocol.md), so "full speed" is just under that."""
 
+PATIENCE = 600.0
+"""Seconds a setup step (a sign-up, a seat) may take: an overloaded room is slow, not broken."""
+
 Progress = Callable[[str], None]
 
 
@@ -492,7 +495,7 @@ class Player:
         ticket = await self.load.ticket(self.account)
         self.ws = await self.load.connect(f"/ws/tables/{self.table.id}?ticket={ticket}")
         self.reader = asyncio.create_task(self._read())
-        await asyncio.wait_for(self.snapshot, 60)
+        await asyncio.wait_for(self.snapshot, PATIENCE)
         answer = await self.request({"type": "sit", "seat": self.seat, "buy_in": buy_in})
         if answer["type"] != "ack":
             raise RuntimeError(f"could not sit: {answer}")
@@ -505,7 +508,7 @@ class Player:
         future = asyncio.get_running_loop().create_future()
         self.waiting[ident] = future
         await self.ws.send(json.dumps({"type": "action", "id": ident, "action": action}))
-        return await asyncio.wait_for(future, 60)
+        return await asyncio.wait_for(future, PATIENCE)
 
     async def _read(self) -> None:
         assert self.ws is not None
@@ -617,6 +620,8 @@ class Measured:
     lag_p99: float
     server_rss_kib: int
     errors: dict[str, int]
+    seating_seconds: float = 0.0
+    """How long the step's new tables took to seat (tickets, sockets, buy-ins)."""
 
     def latency(self, q: float) -> float:
         return percentile(self.latencies, q) * 1000
@@ -649,7 +654,7 @@ class Load:
         self.progress = progress
         self.http = httpx.AsyncClient(
             base_url=server.url,
-            timeout=120,
+            timeout=PATIENCE,
             limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
         )
         self.rules: Rules = get_rules(options.preset)
@@ -739,19 +744,25 @@ class Load:
         await self.call("DELETE", f"/api/tables/{table_id}", self.admin)
 
     # ------------------------------------------------------------------ tables
-    async def add_tables(self, count: int, *, fast: bool) -> list[TableLoad]:
-        """``count`` tables, each with every seat taken by a bench client that plays."""
+    async def prepare(self, count: int, *, fast: bool) -> list[tuple[int, list[Account]]]:
+        """``count`` empty tables and an account for each of their seats."""
         seats = self.options.seats
         accounts: list[Account] = await bounded(
             16, (self.sign_up(next(self.names)) for _ in range(count * seats))
         )
         showdown = self.options.fast_showdown if fast else self.options.human_showdown
         ids: list[int] = await bounded(8, (self.create_table(showdown) for _ in range(count)))
-        tables = [TableLoad(self, table_id, seats) for table_id in ids]
+        return [(table_id, accounts[i * seats : (i + 1) * seats]) for i, table_id in enumerate(ids)]
+
+    async def seat(
+        self, prepared: list[tuple[int, list[Account]]], *, fast: bool
+    ) -> list[TableLoad]:
+        """Every seat of the prepared tables taken by a bench client that plays."""
+        tables = [TableLoad(self, table_id, len(accounts)) for table_id, accounts in prepared]
         players = [
-            Player(self, table, accounts[i * seats + seat], seat, fast=fast)
-            for i, table in enumerate(tables)
-            for seat in range(seats)
+            Player(self, table, account, seat, fast=fast)
+            for table, (_, accounts) in zip(tables, prepared, strict=True)
+            for seat, account in enumerate(accounts)
         ]
         for player in players:
             player.table.players.append(player)
@@ -831,25 +842,42 @@ class Load:
     async def full_speed(self) -> Measured:
         count = self.options.fast_tables
         self.progress(f"full speed: seating {count} tables")
-        tables = await self.add_tables(count, fast=True)
+        tables = await self.seat(await self.prepare(count, fast=True), fast=True)
         await asyncio.sleep(max(1.0, self.options.warmup_seconds / 2))
         self.progress(f"full speed: measuring {self.options.fast_seconds:g} s")
         measured = await self.measure(self.options.fast_seconds, count, count * self.options.seats)
-        self.progress("full speed: closing the tables")
+        self.progress(
+            f"full speed: {measured.hands / measured.seconds:.1f} hands/s, "
+            f"p99 {measured.latency(0.99):.0f} ms; closing the tables"
+        )
         await self.close_tables(tables)
         return measured
 
     async def knee(self) -> list[Measured]:
+        """Every step's accounts and tables are made first, while the room is idle (under load
+        every sign-up and table waits its turn); each step then seats its new tables."""
+        most = max(self.options.steps)
+        self.progress(f"human pace: {most * self.options.seats} accounts, {most} tables")
+        prepared = await self.prepare(most, fast=False)
         steps = []
         for target in self.options.steps:
-            missing = target - len(self.human)
-            if missing > 0:
-                self.progress(f"human pace: seating {missing} more tables ({target} in all)")
-                self.human += await self.add_tables(missing, fast=False)
+            missing = prepared[len(self.human) : target]
+            start = time.perf_counter()
+            if missing:
+                self.progress(f"human pace: seating {len(missing)} more tables ({target} in all)")
+                self.human += await self.seat(missing, fast=False)
+            seated = time.perf_counter() - start
             await asyncio.sleep(self.options.warmup_seconds)
             self.progress(f"human pace, {target} tables: measuring {self.options.step_seconds:g} s")
             sockets = len(self.human) * self.options.seats
-            steps.append(await self.measure(self.options.step_seconds, len(self.human), sockets))
+            measured = await self.measure(self.options.step_seconds, len(self.human), sockets)
+            measured.seating_seconds = seated
+            steps.append(measured)
+            self.progress(
+                f"human pace, {target} tables: p50 {measured.latency(0.5):.0f} ms, p95 "
+                f"{measured.latency(0.95):.0f} ms, p99 {measured.latency(0.99):.0f} ms, "
+                f"{measured.hands / measured.seconds:.1f} hands/s"
+            )
         return steps
 
     async def close_all(self) -> None:
@@ -993,6 +1021,11 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         "frame, measured here (one clock); server histogram: arrival to the last frame queued, "
         "interpolated within its buckets"
     )
+    if results.steps:
+        notes.append(
+            "seconds to seat each step's new tables: "
+            + ", ".join(f"{s.tables} tables {s.seating_seconds:.0f} s" for s in results.steps)
+        )
     if knee is None and results.steps:
         notes.append(f"knee: none up to {results.steps[-1].tables} tables")
     if errors:
