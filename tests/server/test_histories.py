@@ -57,8 +57,9 @@ def played_hand(room: str, boss: RoomClient) -> tuple[RoomClient, int]:
     conn.do({"type": "sit", "seat": seat, "buy_in": table["max_buy_in"]})
     play(conn, get_rules("chinese-1-6"), hands=1)
     conn.close()
-    (hand,) = [h for h in ann.request("GET", "/api/hands") if h["status"] == "settled"]
-    return ann, hand["id"]
+    settled = [h for h in ann.request("GET", "/api/hands") if h["status"] == "settled"]
+    assert settled  # one hand, or two when the next was dealt before she left
+    return ann, min(h["id"] for h in settled)
 
 
 def write(folder: Path, name: str, content: str | dict[str, Any]) -> str:
