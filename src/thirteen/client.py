@@ -143,7 +143,11 @@ class TableConnection:
             "?" + "&".join(query) if query else ""
         )
         self._stack = contextlib.ExitStack()
-        self.ws = self._stack.enter_context(connect(url, max_size=2**22, open_timeout=30))
+        # max_queue=None: frames wait in memory until read, so a connection nobody reads for a
+        # while (a spectator during a test) still answers the room's pings and stays open
+        self.ws = self._stack.enter_context(
+            connect(url, max_size=2**22, max_queue=None, open_timeout=30)
+        )
         self.closed = None
         self.wait(lambda f: f["type"] == "snapshot")
 
