@@ -36,7 +36,8 @@ def bench_command(
         str | None, typer.Option(help=ROOM_HELP + "seconds a human seat waits, e.g. 2,5.")
     ] = None,
     fast_tables: Annotated[
-        int | None, typer.Option(min=0, help=ROOM_HELP + "tables playing at full speed.")
+        str | None,
+        typer.Option(help=ROOM_HELP + "tables at full speed, one run each, e.g. 4,16,40."),
     ] = None,
     idle: Annotated[
         int | None, typer.Option(min=0, help=ROOM_HELP + "idle sockets for the memory figure.")
