@@ -12,7 +12,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
 import thirteen
-from thirteen.server import api, histories, lobby, routes, ws
+from thirteen.server import api, histories, lobby, routes, web, ws
 from thirteen.server.accounts import Accounts
 from thirteen.server.db.session import Database, migrate
 from thirteen.server.metrics import Metrics
@@ -64,6 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def metrics() -> Response:
         registry = app.state.metrics.registry
         return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+
+    web.install(app)
 
     return app
 

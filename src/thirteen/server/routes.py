@@ -23,6 +23,7 @@ from thirteen.server.api import (
     accounts_of,
     db_of,
     errors,
+    optional_user,
     settings_of,
 )
 from thirteen.server.db.models import LedgerAccount, Transfer
@@ -80,6 +81,10 @@ class LedgerLine(BaseModel):
 class Wallet(BaseModel):
     balance: int
     transfers: list[LedgerLine]
+
+
+class SessionOut(BaseModel):
+    account: Account | None = Field(description="The logged-in account, or null.")
 
 
 class TicketOut(BaseModel):
@@ -160,6 +165,14 @@ async def log_out(me: User, request: Request, response: Response, accounts: Acco
 async def who_am_i(me: User, request: Request) -> Account:
     """The logged-in account, its CSRF token and its wallet balance."""
     return await _account(request, me)
+
+
+@router.get("/api/session")
+async def session(request: Request) -> SessionOut:
+    """This browser's session: its account, or ``null`` when nobody is logged in (a page asks
+    this on load; unlike ``/api/me`` it is never a 401)."""
+    me = await optional_user(request)
+    return SessionOut(account=None if me is None else await _account(request, me))
 
 
 @router.post("/api/password", status_code=204, responses=errors(400, 401, 403, 422))

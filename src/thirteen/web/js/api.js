@@ -1,0 +1,124 @@
+// The room over HTTP: JSON in and out, the session cookie, the CSRF token, errors as sentences.
+
+/**
+ * @typedef {{name: string, role: string, csrf_token: string, balance: number}} Account
+ */
+
+/** A refusal from the room: `code` for programs, `message` for people. */
+export class RoomError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** @type {Account | null} */
+let account = null;
+/** @type {Set<(account: Account | null) => void>} */
+const listeners = new Set();
+
+/** The account logged in (as of the last answer that said), or null. */
+export function currentAccount() {
+  return account;
+}
+
+/** @param {(account: Account | null) => void} listener */
+export function onAccount(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** @param {Account | null} next */
+function setAccount(next) {
+  account = next;
+  for (const listener of listeners) listener(account);
+}
+
+/**
+ * Ask the room. State-changing requests carry the CSRF token; errors become {@link RoomError}.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+export async function request(method, path, body) {
+  /** @type {Record<string, string>} */
+  const headers = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (method !== "GET" && account) headers["x-csrf-token"] = account.csrf_token;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new RoomError(0, "offline", "The room cannot be reached. Check your connection.");
+  }
+  if (response.status === 204) return null;
+  const type = response.headers.get("content-type") ?? "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    const error = data && typeof data === "object" && data.error;
+    if (response.status === 401 && account) setAccount(null);
+    throw new RoomError(
+      response.status,
+      error ? error.code : "http_error",
+      error ? error.message : `The room answered ${response.status}.`,
+    );
+  }
+  return data;
+}
+
+/** The account of this browser's session, or null (asks the room). */
+export async function loadAccount() {
+  const answer = await request("GET", "/api/session");
+  setAccount(answer.account);
+  return account;
+}
+
+/** @param {string} name @param {string} password */
+export async function signUp(name, password) {
+  setAccount(await request("POST", "/api/accounts", { name, password }));
+  return account;
+}
+
+/** @param {string} name @param {string} password */
+export async function logIn(name, password) {
+  setAccount(await request("POST", "/api/session", { name, password }));
+  return account;
+}
+
+export async function logOut() {
+  try {
+    await request("DELETE", "/api/session");
+  } finally {
+    setAccount(null);
+  }
+}
+
+/** @param {number} balance */
+export function noteBalance(balance) {
+  if (account && account.balance !== balance) setAccount({ ...account, balance });
+}
+
+/** A one-time socket login (null when not logged in). */
+export async function ticket() {
+  if (!account) return null;
+  const answer = await request("POST", "/api/tickets");
+  return /** @type {string} */ (answer.ticket);
+}
+
+/** ws:// or wss:// for a path of this room. @param {string} path */
+export function socketUrl(path) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${path}`;
+}

@@ -1,0 +1,104 @@
+// The page: a hash router (#/lobby, #/login, #/signup, #/account, #/hand/ID, #/table/ID), the
+// navigation bar, the live regions. Each page is a module with
+// `render(main, params) -> (cleanup function | void)`, loaded when first shown.
+
+import { currentAccount, loadAccount, logOut, onAccount } from "./api.js";
+import { announce } from "./ui.js";
+
+/** @typedef {(main: HTMLElement, params: Record<string, string>) =>
+ *   (void | (() => void) | Promise<void | (() => void)>)} Render */
+
+/** @type {[RegExp, string, string[]][]} pattern, module, parameter names */
+const ROUTES = [
+  [/^\/login$/, "./pages/login.js", []],
+  [/^\/signup$/, "./pages/login.js", []],
+  [/^\/account$/, "./pages/account.js", []],
+  [/^\/hand\/(\d+)$/, "./pages/replay.js", ["hand"]],
+  [/^\/table\/(\d+)$/, "./table/table.js", ["table"]],
+  [/^\/lobby$/, "./pages/lobby.js", []],
+];
+
+/** @type {(() => void) | null} */
+let cleanup = null;
+let generation = 0;
+
+async function route() {
+  const path = location.hash.replace(/^#/, "") || "/lobby";
+  const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+  const match = ROUTES.map(([pattern, module, names]) => {
+    const found = pattern.exec(path);
+    return found && { module, params: Object.fromEntries(names.map((n, i) => [n, found[i + 1]])) };
+  }).find(Boolean);
+  if (!match) {
+    location.replace("#/lobby");
+    return;
+  }
+  const mine = ++generation;
+  if (cleanup) cleanup();
+  cleanup = null;
+  main.replaceChildren();
+  document.title = "Thirteen";
+  const params = { ...match.params, path };
+  const page = await import(match.module);
+  if (mine !== generation) return;
+  const done = await /** @type {Render} */ (page.render)(main, params);
+  if (mine !== generation) {
+    if (typeof done === "function") done();
+    return;
+  }
+  cleanup = typeof done === "function" ? done : null;
+}
+
+function drawNav() {
+  const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
+  const account = currentAccount();
+  const links = [["#/lobby", "Lobby"]];
+  if (account) links.push(["#/account", "Account"]);
+  else links.push(["#/login", "Log in"], ["#/signup", "Sign up"]);
+  const items = links.map(([href, label]) => {
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = label;
+    return a;
+  });
+  if (account) {
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = `${account.name} · ${account.balance.toLocaleString("en")} chips`;
+    const out = document.createElement("button");
+    out.type = "button";
+    out.textContent = "Log out";
+    out.addEventListener("click", async () => {
+      await logOut();
+      announce("Logged out.");
+      location.hash = "#/lobby";
+    });
+    items.push(who, out);
+  }
+  const colours = document.createElement("button");
+  colours.type = "button";
+  colours.setAttribute("aria-pressed", String(document.body.classList.contains("four-colour")));
+  colours.textContent = "Four-colour deck";
+  colours.addEventListener("click", () => {
+    const on = document.body.classList.toggle("four-colour");
+    localStorage.setItem("thirteen.four-colour", on ? "1" : "");
+    colours.setAttribute("aria-pressed", String(on));
+  });
+  items.push(colours);
+  nav.replaceChildren(...items);
+}
+
+async function start() {
+  if (localStorage.getItem("thirteen.four-colour")) document.body.classList.add("four-colour");
+  onAccount(drawNav);
+  drawNav();
+  try {
+    await loadAccount();
+  } catch {
+    // the room is away: pages say so when they ask
+  }
+  window.addEventListener("hashchange", route);
+  await route();
+}
+
+start();

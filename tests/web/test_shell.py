@@ -1,0 +1,32 @@
+"""The page shell: served by the room, strict CSP, no console errors, nothing fetched elsewhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from thirteen.server.web import WEB
+
+
+def test_the_room_serves_its_page_with_a_strict_policy(room: str, new_context: Any) -> None:
+    context = new_context()
+    page: Page = context.new_page()
+    origins: set[str] = set()
+    page.on("request", lambda request: origins.add(request.url.split("/")[2]))
+    response = page.goto("/")
+    assert response is not None
+    assert response.ok
+    policy = response.headers["content-security-policy"]
+    assert "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy
+    expect(page.get_by_role("navigation", name="Room")).to_be_visible()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    # every request the page made went to the room itself
+    assert origins == {room.split("/")[2]}
+
+
+def test_the_page_is_small() -> None:
+    """Every file of the client is ours and the whole page stays small (no bundled libraries)."""
+    total = sum(p.stat().st_size for p in WEB.rglob("*") if p.is_file())
+    assert 0 < total < 400_000
