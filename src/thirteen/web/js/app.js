@@ -1,4 +1,5 @@
-// The page: a hash router (#/lobby, #/login, #/signup, #/account, #/hand/ID, #/table/ID), the
+// The page: a hash router (#/lobby, #/login, #/signup, #/account, #/hand/ID, #/table/ID, and
+// #/table/ID/join — open the buy-in dialog at once — or #/table/ID/watch — a spectator), the
 // navigation bar, the live regions. Each page is a module with
 // `render(main, params) -> (cleanup function | void)`, loaded when first shown.
 
@@ -14,7 +15,7 @@ const ROUTES = [
   [/^\/signup$/, "./pages/login.js", []],
   [/^\/account$/, "./pages/account.js", []],
   [/^\/hand\/(\d+)$/, "./pages/replay.js", ["hand"]],
-  [/^\/table\/(\d+)$/, "./table/table.js", ["table"]],
+  [/^\/table\/(\d+)(?:\/(join|watch))?$/, "./table/table.js", ["table", "mode"]],
   [/^\/lobby$/, "./pages/lobby.js", []],
 ];
 
