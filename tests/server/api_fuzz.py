@@ -114,6 +114,7 @@ def _run(
 
     @settings(
         max_examples=examples,
+        deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )

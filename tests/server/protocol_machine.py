@@ -62,6 +62,7 @@ TIMING_CODES = {
     "not_playing",
     "time_order",
     "not_seated",
+    "already_done",
 }
 """Why a legal decision made on a fresh view may still be refused: the clock got there first."""
 NAMES = itertools.count(1)
@@ -183,6 +184,13 @@ class ProtocolMachine(RuleBasedStateMachine):
         code = sock.conn.closed[0] if sock.conn.closed else None
         self.counts[f"closed {code}"] += 1
 
+    def closed_for_a_reason(self, sock: Socket) -> None:
+        """A socket closed before its answer: only for sending too much (or reading too
+        slowly), never because a message broke the room's handler (that closes with 1001
+        and no sentence)."""
+        assert sock.conn.closed is not None
+        assert sock.conn.closed[0] in (1008, 4008), (sock.conn.closed, sock.conn.frames[-3:])
+
     def drain(self, sock: Socket) -> None:
         """Read every frame already waiting."""
         while sock.open:
@@ -216,6 +224,7 @@ class ProtocolMachine(RuleBasedStateMachine):
             sock, lambda f: f.get("id") == ident and f["type"] in ("ack", "error")
         )
         if answer is None:
+            self.closed_for_a_reason(sock)
             return None
         self.check_answer(answer)
         if answer["type"] == "ack":
@@ -389,7 +398,9 @@ class ProtocolMachine(RuleBasedStateMachine):
             message["state_id"] = state_id
         self.send(sock, json.dumps(message))
         frame = self.wait_for(sock, lambda f: f["type"] == "error" or f.get("id") == ident)
-        if frame is not None:
+        if frame is None:
+            self.closed_for_a_reason(sock)
+        else:
             self.check_answer(frame)
 
     # ------------------------------------------------------------------ garbage
@@ -435,8 +446,9 @@ class ProtocolMachine(RuleBasedStateMachine):
         if sock is None or not sock.open:
             return
         start = len(sock.conn.frames)
-        for _ in range(3 * BURST):
+        for _ in range(2 * BURST):
             self.send(sock, {"type": "ping"})
+            self.counts["flood messages"] += 1
             if not sock.open:
                 break
         if sock.open:

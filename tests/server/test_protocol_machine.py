@@ -1,13 +1,21 @@
 """The protocol state machine (tests/server/protocol_machine.py) against a live room, on SQLite
-and PostgreSQL: a few short runs here; scripts/fuzz_room.py makes long ones."""
+and PostgreSQL: a few short runs here; scripts/fuzz_room.py makes long ones. And the message
+parser on any JSON at all."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+from typing import Any
+
+from hypothesis import given
 from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
-from protocol_machine import ProtocolMachine, Shared
+from protocol_machine import JSON, ProtocolMachine, Shared
 
 from thirteen.client import RoomClient
+from thirteen.server.protocol import ProtocolError, parse_message
 from thirteen.server.settings import Settings
 
 EXAMPLES = 5
@@ -35,3 +43,26 @@ def test_the_protocol_holds_whatever_clients_send(room: str, settings: Settings)
         counts = shared.counts
         assert counts["messages"] > 0
         assert counts["frames checked for leaks"] > 0
+
+
+MESSAGE = st.dictionaries(
+    st.sampled_from(["type", "id", "state_id", "since", "action"]),
+    st.one_of(st.sampled_from(["action", "ping", "resync", "sit", "x1"]), JSON),
+)
+
+
+@given(
+    message=st.one_of(
+        MESSAGE,
+        st.builds(
+            lambda m, a: {**m, "type": "action", "id": "a1", "action": a},
+            MESSAGE,
+            st.dictionaries(st.sampled_from(["type", "seat", "buy_in"]), JSON),
+        ),
+    )
+)
+def test_any_json_is_a_message_or_a_protocol_error(message: dict[str, Any]) -> None:
+    """Whatever JSON a client sends, the parser answers with a sentence, never an exception
+    (an action whose type was a list once killed the socket's handler)."""
+    with contextlib.suppress(ProtocolError):
+        parse_message(json.dumps(message))

@@ -96,13 +96,14 @@ def parse_message(text: str | bytes) -> Message:
     if state_id is not None:
         state_id = _whole(state_id, "state_id")
     action = data.get("action")
-    if not isinstance(action, dict) or action.get("type") not in CLIENT_ACTIONS:
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(action, dict) or not isinstance(kind, str) or kind not in CLIENT_ACTIONS:
         raise ProtocolError(
             "bad_action",
             'An action\'s "action" is an object whose type is one of '
             f"{', '.join(sorted(CLIENT_ACTIONS))}.",
         )
-    if action["type"] in SEAT_ACTIONS and state_id is None:
+    if kind in SEAT_ACTIONS and state_id is None:
         raise ProtocolError("bad_message", 'A decision needs the "state_id" it was decided on.')
     return ActionMessage(ident, state_id, action)
 
