@@ -19,6 +19,7 @@ from thirteen.server.metrics import Metrics
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings, load_settings
 from thirteen.server.signing import load_signer
+from thirteen.server.throttle import Throttle
 
 log = logging.getLogger("thirteen.server")
 
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.signer = signer
     app.state.metrics = Metrics()
+    app.state.throttle = Throttle(settings)
     api.install(app)
     for module in (routes, lobby, histories, ws):
         app.include_router(module.router)
