@@ -1,5 +1,5 @@
 """``thirteen admin``: the operator's tools — migrate, audit, open and close tables, roles, the
-room's public key."""
+room's public key, backups."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from thirteen.commands.common import emit, fail
 
 admin_app = typer.Typer(
     name="admin",
-    help="The operator's tools: migrate, audit, tables, roles, the signing key.",
+    help="The operator's tools: migrate, audit, tables, roles, the signing key, backups.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -232,6 +232,36 @@ def export(
 
     transfers = _with_db(body)
     print(f"{writer.summary()}; {transfers} transfers in {directory / 'ledger.csv'}.")
+
+
+@admin_app.command("backup")
+def backup_command(
+    target: Annotated[Path, typer.Argument(help="The backup file to write (must not exist).")],
+) -> None:
+    """Back up the room's database while it runs (SQLite online backup, or pg_dump)."""
+    from thirteen.server.backup import backup
+    from thirteen.server.settings import load_settings
+
+    print(f"Backed up to {backup(load_settings().database_url, target)}.")
+
+
+@admin_app.command("restore")
+def restore_command(
+    source: Annotated[Path, typer.Argument(help="A file written by thirteen admin backup.")],
+) -> None:
+    """Restore a backup into an empty database (THIRTEEN_DATABASE_URL), then audit it."""
+    from thirteen.server.audit import audit
+    from thirteen.server.backup import restore
+    from thirteen.server.settings import load_settings
+
+    restore(load_settings().database_url, source)
+    report = _with_db(audit)
+    for problem in report.problems:
+        print(f"problem: {problem}")
+    if not report.ok:
+        print(f"Restored, but the audit found {len(report.problems)} problems.")
+        raise typer.Exit(1)
+    print(f"Restored {source}; the audit passed ({report.hands} hands).")
 
 
 @admin_app.command("promote")
