@@ -26,16 +26,16 @@ admin_app.add_typer(table_app, name="table")
 T = TypeVar("T")
 
 
-def _with_db(body: Callable[[Any], Awaitable[T]]) -> T:
-    """Run ``body(db)`` on the configured database (migrated first)."""
+def _with_db(body: Callable[[Any], Awaitable[T]], database_url: str | None = None) -> T:
+    """Run ``body(db)`` on the configured database (or ``database_url``), migrated first."""
     from thirteen.server.db.session import Database, migrate
     from thirteen.server.settings import load_settings
 
-    settings = load_settings()
+    url = database_url or load_settings().database_url
 
     async def main() -> T:
-        await migrate(settings.database_url)
-        db = Database(settings.database_url)
+        await migrate(url)
+        db = Database(url)
         try:
             return await body(db)
         finally:
@@ -248,14 +248,19 @@ def backup_command(
 @admin_app.command("restore")
 def restore_command(
     source: Annotated[Path, typer.Argument(help="A file written by thirteen admin backup.")],
+    into: Annotated[
+        str | None,
+        typer.Option(help="The empty database to restore into; default THIRTEEN_DATABASE_URL."),
+    ] = None,
 ) -> None:
-    """Restore a backup into an empty database (THIRTEEN_DATABASE_URL), then audit it."""
+    """Restore a backup into an empty database, then audit it."""
     from thirteen.server.audit import audit
     from thirteen.server.backup import restore
     from thirteen.server.settings import load_settings
 
-    restore(load_settings().database_url, source)
-    report = _with_db(audit)
+    database_url = into or load_settings().database_url
+    restore(database_url, source)
+    report = _with_db(audit, database_url)
     for problem in report.problems:
         print(f"problem: {problem}")
     if not report.ok:
