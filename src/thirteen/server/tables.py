@@ -63,7 +63,7 @@ from thirteen.engine.legal import legal_actions
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import Phase, TableState, deciders, next_deadline
 from thirteen.engine.table import apply
-from thirteen.engine.views import view, view_to_json
+from thirteen.engine.views import TableView, view, view_to_json
 from thirteen.server import ledger
 from thirteen.server.db.models import (
     GameTable,
@@ -789,18 +789,24 @@ class TableOwner:
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            seen = view(self.state, seat)
-            legal = legal_actions(seen)
-            deadline = deciders(self.state).get(seat)
-            budget = self.bot_budget
-            if deadline is not None:
-                budget = max(0.01, min(budget, (deadline - now()) / 2))
-            action = await asyncio.to_thread(bot.choose, seen, legal, budget)
+            seen, action = await self.decide(seat, bot)
             await self.queue.put(Request("bot", action=action, state_id=seen.state_id))
         except RuleError as e:
             log.info("bot idle", extra={"table": self.id, "seat": seat, "code": e.code})
         finally:
             self.thinking.pop(seat, None)
+
+    async def decide(self, seat: int, bot: Bot) -> tuple[TableView, Action]:
+        """What ``bot`` does from ``seat``'s view now (that view and its action): off the event
+        loop, within the table's time. Bots play with it, and a practice hint asks it."""
+        seen = view(self.state, seat)
+        legal = legal_actions(seen)
+        deadline = deciders(self.state).get(seat)
+        budget = self.bot_budget
+        if deadline is not None:
+            budget = max(0.01, min(budget, (deadline - now()) / 2))
+        action = await asyncio.to_thread(bot.choose, seen, legal, budget)
+        return seen, action
 
     async def _unseat_long_absent(self) -> None:
         """A player who has sat out the table's number of hands leaves, with their chips."""
