@@ -247,6 +247,8 @@ class TableOwner:
         self._pending_hand_id: int | None = None
         self._snapshot_state_id = 0
         self._replaying = False
+        self._presence: list[int] = []
+        """The connected seats the watchers were last told of."""
 
     @property
     def id(self) -> int:
@@ -339,12 +341,14 @@ class TableOwner:
             self.metrics.ws_watching.inc()
             request.watcher.offer(self._snapshot(request.watcher, request.since))
             self._answer(request, {"type": "attached"})
+            self._presence_changed(skip=request.watcher)
         elif request.kind == "detach":
             if request.watcher in self.watchers:
                 assert request.watcher is not None
                 self.watchers.discard(request.watcher)
                 self.metrics.ws_watching.dec()
             self._answer(request, {"type": "detached"})
+            self._presence_changed()
         elif request.kind == "resync":
             assert request.watcher is not None
             request.watcher.offer(self._snapshot(request.watcher, request.since))
@@ -750,6 +754,24 @@ class TableOwner:
             if watcher.dropped:
                 self.watchers.discard(watcher)
                 self.metrics.ws_watching.dec()
+        self._presence = self.connected()
+
+    def connected(self) -> list[int]:
+        """The seats whose player has a socket open at this table (a bot always counts)."""
+        online = {w.user_id for w in self.watchers if not w.dropped}
+        return sorted(s for s, who in self.seated.items() if who.is_bot or who.user_id in online)
+
+    def _presence_changed(self, skip: Watcher | None = None) -> None:
+        """Tell every watcher (but ``skip``, whose snapshot says so) when a seated player's
+        first socket opens or last one closes."""
+        connected = self.connected()
+        if connected == self._presence:
+            return
+        self._presence = connected
+        frame = {"type": "presence", "table": self.id, "connected": connected, "server_time": now()}
+        for watcher in list(self.watchers):
+            if watcher is not skip:
+                watcher.offer(frame)
 
     def _frame(self, kind: str, seat: int | None, events: tuple[Event, ...]) -> dict[str, Any]:
         shown = [event_to_json(r) for e in events if (r := redact(e, seat)) is not None]
@@ -764,6 +786,7 @@ class TableOwner:
             "time_bank": None if bank is None else round(bank, 1),
             "events": shown,
             "view": view_to_json(view(self.state, seat)),
+            "connected": self.connected(),
         }
 
     def _snapshot(self, watcher: Watcher, since: int | None) -> dict[str, Any]:
