@@ -1,0 +1,247 @@
+"""The account page after playing (ledger, hands, downloads) and the replay of a hand."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+from thirteen.client import RoomClient, legal_move
+from thirteen.engine.rules import get_rules
+
+PHONE = {"width": 360, "height": 640}
+RANKS = {
+    "2": "Two",
+    "3": "Three",
+    "4": "Four",
+    "5": "Five",
+    "6": "Six",
+    "7": "Seven",
+    "8": "Eight",
+    "9": "Nine",
+    "T": "Ten",
+    "J": "Jack",
+    "Q": "Queen",
+    "K": "King",
+    "A": "Ace",
+}
+SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def card_names(text: str) -> list[str]:
+    """ "As Kd" as a screen reader hears the cards: ["Ace of spades", "King of diamonds"]."""
+    return [f"{RANKS[c[0]]} of {SUITS[c[1]]}" for c in text.split()]
+
+
+def sign_up(page: Page, name: str, password: str) -> None:
+    answer = page.request.post("/api/accounts", data={"name": name, "password": password})
+    assert answer.ok, answer.text()
+
+
+def play_a_hand(room: str, boss: RoomClient, name: str, password: str) -> dict[str, Any]:
+    """``name`` (logged in with the Python client) plays one hand of Chinese Poker against a
+    bot, then leaves; the table."""
+    table = boss.create_table(
+        "chinese-1-6",
+        name="Practice Den",
+        bots=1,
+        bot_level="heuristic",
+        rules={"showdown_seconds": 5},
+    )
+    rules = get_rules("chinese-1-6")
+    rng = random.Random(1)
+    with RoomClient(room) as me:
+        me.log_in(name, password)
+        conn = me.open_table(table["id"])
+        seat = next(i for i, s in enumerate(conn.view["seats"]) if s is None)
+        conn.do({"type": "sit", "seat": seat, "buy_in": 200})
+
+        def settled() -> bool:
+            return any(
+                e["event"] == "HandSettled" for f in conn.frames for e in f.get("events", [])
+            )
+
+        while not settled():
+            me_view = conn.me
+            if me_view and me_view["must_act"]:
+                answer = conn.answer(conn.act(legal_move(me_view, rules, rng)))
+                assert answer["type"] == "ack" or answer["code"] == "stale", answer
+            else:
+                assert conn.receive(timeout=60) is not None, conn.closed
+        conn.do({"type": "leave"})
+        conn.close()
+    return table
+
+
+def cards_in(region: Locator) -> Locator:
+    return region.get_by_role("img")
+
+
+def test_the_account_shows_the_ledger_and_the_hands(
+    room: str, boss: RoomClient, new_context: Any
+) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "finn", "finn's password")
+    play_a_hand(room, boss, "finn", "finn's password")
+    with RoomClient(room) as finn:
+        finn.log_in("finn", "finn's password")
+        hands = finn.request("GET", "/api/hands")
+        wallet = finn.request("GET", "/api/wallet")
+    assert len(hands) == 1
+    hand = hands[0]
+
+    page.goto("/#/account")
+    expect(page.get_by_role("heading", name="Account")).to_be_visible()
+    expect(page.get_by_text("Balance:")).to_have_text(f"Balance: {wallet['balance']:,} chips")
+    ledger = page.get_by_role("table", name=re.compile("^Ledger"))
+    expect(ledger.get_by_role("columnheader")).to_have_text(["Time", "Reason", "Memo", "Amount"])
+    lines = ledger.get_by_role("rowgroup").nth(1).get_by_role("row")
+    expect(lines).to_have_count(3)  # newest first: cash-out, buy-in, the grant
+    expect(lines.nth(2)).to_contain_text("Welcome chips")
+    expect(lines.nth(2).get_by_role("cell").nth(3)).to_have_text("+10,000")
+    expect(lines.nth(1)).to_contain_text("Buy-in")
+    expect(lines.nth(1)).to_contain_text("Practice Den, seat")
+    expect(lines.nth(1).get_by_role("cell").nth(3)).to_have_text("−200")
+    expect(lines.nth(0)).to_contain_text("Cash-out")
+
+    played = page.get_by_role("table", name=re.compile("^Your hands"))
+    expect(played.get_by_role("columnheader")).to_have_text(
+        ["Hand", "Table", "Game", "Date", "Result", "History"]
+    )
+    line = played.get_by_role("rowgroup").nth(1).get_by_role("row")
+    expect(line).to_have_count(1)
+    expect(line).to_contain_text("Practice Den")
+    expect(line).to_contain_text("chinese-1-6")
+    result = hand["result"]
+    shown = "0" if result == 0 else f"+{result}" if result > 0 else f"−{-result}"
+    expect(line.get_by_role("cell").nth(4)).to_have_text(shown)
+    replay = line.get_by_role("link", name=f"Replay hand {hand['id']}")
+    expect(replay).to_have_attribute("href", f"#/hand/{hand['id']}")
+
+    # the downloads answer, as files
+    as_json = line.get_by_role("link", name=f"Download hand {hand['id']} as JSON")
+    as_text = line.get_by_role("link", name=f"Download hand {hand['id']} as text")
+    expect(as_json).to_have_attribute("download", f"thirteen-hand-{hand['id']}.json")
+    expect(as_text).to_have_attribute("download", f"thirteen-hand-{hand['id']}.txt")
+    for link, kind in ((as_json, "application/json"), (as_text, "text/plain")):
+        href = link.get_attribute("href")
+        assert href is not None
+        answer = page.request.get(href)
+        assert answer.status == 200
+        assert answer.headers["content-type"].startswith(kind)
+    assert page.request.get(str(as_json.get_attribute("href"))).json()["viewer"] == hand["seat"]
+
+    replay.click()
+    expect(page).to_have_url(re.compile(rf"#/hand/{hand['id']}$"))
+    expect(page.get_by_role("heading", name=f"Hand #{hand['id']}")).to_be_visible()
+
+
+def test_the_replay_steps_through_the_hand_as_the_player_saw_it(
+    room: str, boss: RoomClient, new_context: Any
+) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "gail", "gail's password")
+    play_a_hand(room, boss, "gail", "gail's password")
+    with RoomClient(room) as gail:
+        gail.log_in("gail", "gail's password")
+        hand = gail.request("GET", "/api/hands")[0]
+        copy = gail.request("GET", f"/api/hands/{hand['id']}")
+    mine = next(a for a in copy["actions"] if a.get("seat") == hand["seat"])
+    bots = [a for a in copy["actions"] if a["type"] == "set_hand" and a["seat"] != hand["seat"]]
+    assert mine["type"] == "set_hand"
+    assert len(bots) == 1
+    bot = bots[0]
+    bot_name = copy["start"]["seats"][bot["seat"]]["player"]
+    my_cards = [*card_names(mine["front"]), *card_names(mine["middle"]), *card_names(mine["back"])]
+
+    page.goto(f"/#/hand/{hand['id']}")
+    steps = page.get_by_role("group", name="Steps")
+    first = steps.get_by_role("button", name="First", exact=True)
+    previous = steps.get_by_role("button", name="Previous", exact=True)
+    next_ = steps.get_by_role("button", name="Next", exact=True)
+    last = steps.get_by_role("button", name="Last", exact=True)
+    count = page.get_by_text(re.compile(r"^Step \d+ of \d+"))
+    me = page.get_by_role("region", name=f"Seat {hand['seat'] + 1}: gail (you)")
+    them = page.get_by_role("region", name=f"Seat {bot['seat'] + 1}: {bot_name}")
+
+    # the deal: her thirteen cards, nothing of the bot's
+    expect(count).to_have_text("Step 1 of 4: Deal")
+    expect(first).to_be_disabled()
+    expect(previous).to_be_disabled()
+    dealt = me.get_by_role("region", name="Your cards to play")
+    expect(dealt.get_by_role("img")).to_have_count(13)
+    assert sorted(dealt.get_by_role("img").evaluate_all("els => els.map(e => e.ariaLabel)")) == (
+        sorted(my_cards)
+    )
+    expect(cards_in(them)).to_have_count(0)
+    expect(them).to_contain_text("13 cards dealt")
+
+    # step by step: whoever set first; the bot's hand stays face down until the showdown
+    for step in (2, 3):
+        next_.click()
+        expect(count).to_have_text(re.compile(f"^Step {step} of 4"))
+        expect(cards_in(them)).to_have_count(
+            13 if step == 3 or copy["actions"][1]["seat"] == bot["seat"] else 0
+        )
+        for name in cards_in(them).evaluate_all("els => els.map(e => e.ariaLabel)"):
+            assert name == "Face-down card"
+    for row, text in (("Front", mine["front"]), ("Middle", mine["middle"]), ("Back", mine["back"])):
+        names = me.get_by_role("region", name=row).get_by_role("img")
+        expect(names).to_have_count(len(text.split()))
+        assert names.evaluate_all("els => els.map(e => e.ariaLabel)") == card_names(text)
+
+    # the arrow keys: to the showdown, where the bot's hand is turned over
+    page.keyboard.press("ArrowRight")
+    expect(count).to_have_text("Step 4 of 4: Showdown")
+    expect(next_).to_be_disabled()
+    expect(last).to_be_disabled()
+    front = them.get_by_role("region", name="Front").get_by_role("img")
+    expect(front).to_have_count(3)
+    assert front.evaluate_all("els => els.map(e => e.ariaLabel)") == card_names(bot["front"])
+    result = page.get_by_role("table", name="Result")
+    expect(result.get_by_role("row")).to_have_count(3)
+    expect(result).to_contain_text("gail (you)")
+    page.keyboard.press("ArrowLeft")
+    expect(count).to_have_text(re.compile("^Step 3 of 4"))
+    page.keyboard.press("Home")
+    expect(count).to_have_text("Step 1 of 4: Deal")
+    last.click()
+    expect(count).to_have_text("Step 4 of 4: Showdown")
+    first.click()
+    expect(count).to_have_text("Step 1 of 4: Deal")
+
+    # the downloads are here too
+    link = page.get_by_role("link", name=f"Download hand {hand['id']} as text")
+    answer = page.request.get(str(link.get_attribute("href")))
+    assert answer.status == 200
+    assert "# Thirteen hand history" in answer.text()
+
+
+def test_a_hand_that_is_not_yours_says_so(
+    room: str, boss: RoomClient, new_context: Any, page_errors: Any
+) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "hugo", "hugo's password")
+    page_errors.expect(r"404")
+    page.goto("/#/hand/99")
+    expect(page.get_by_role("alert").filter(has_text="99")).to_have_text(
+        "There is no finished hand 99."
+    )
+    expect(page.get_by_role("link", name="Back to your hands")).to_be_visible()
+
+
+def test_the_account_fits_a_phone(room: str, boss: RoomClient, new_context: Any) -> None:
+    page: Page = new_context(viewport=PHONE, touch=True).new_page()
+    sign_up(page, "ivy", "ivy's password")
+    play_a_hand(room, boss, "ivy", "ivy's password")
+    page.goto("/#/account")
+    expect(page.get_by_role("link", name=re.compile("^Replay hand"))).to_be_visible()
+    expect(page.get_by_role("table", name=re.compile("^Ledger")).get_by_role("row")).to_have_count(
+        4
+    )
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    page.get_by_role("link", name=re.compile("^Replay hand")).click()
+    expect(page.get_by_text(re.compile(r"^Step 1 of"))).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
