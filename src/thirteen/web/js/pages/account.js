@@ -58,7 +58,7 @@ function dataTable(caption, columns, rows) {
 
 /** @param {string} label @param {...(Node | string | null)} content */
 function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, ...content);
+  return h("td", { role: "cell", "data-label": label }, h("span", { class: "value" }, ...content));
 }
 
 /** The JSON and text downloads of a hand. @param {number} id */
@@ -217,6 +217,16 @@ function passwordSection() {
   const form = h(
     "form",
     { class: "stack narrow", "aria-labelledby": "password-heading", novalidate: true },
+    // for password managers: whose password this is
+    h("input", {
+      type: "text",
+      name: "username",
+      autocomplete: "username",
+      value: currentAccount()?.name ?? "",
+      hidden: true,
+      "aria-hidden": "true",
+      tabindex: -1,
+    }),
     field("Current password", old),
     field("New password", fresh, PASSWORD_HINT),
     field("Repeat new password", repeat),

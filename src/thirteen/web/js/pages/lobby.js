@@ -141,7 +141,7 @@ function timersText(t) {
  * @param {...(Node | string | null | false)} content
  */
 function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, ...content);
+  return h("td", { role: "cell", "data-label": label }, h("span", { class: "value" }, ...content));
 }
 
 /**
@@ -319,10 +319,14 @@ export function render(main) {
       h(
         "th",
         { scope: "row", role: "rowheader", "data-label": "Table" },
-        h("span", { class: "table-name" }, t.name),
-        " ",
-        h("small", { class: "muted" }, `#${t.id}`),
-        t.status !== "open" ? h("span", { class: "badge" }, t.status === "closing" ? "Closing" : t.status) : null,
+        h(
+          "span",
+          { class: "value" },
+          h("span", { class: "table-name" }, t.name),
+          " ",
+          h("small", { class: "muted" }, `#${t.id}`),
+          t.status !== "open" ? h("span", { class: "badge" }, t.status === "closing" ? "Closing" : t.status) : null,
+        ),
       ),
       cell("Game", gameName(t.game), h("small", { class: "muted block" }, t.preset)),
       cell("Scoring", t.scoring),
