@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from thirteen.client import RoomClient
 
@@ -228,3 +228,43 @@ def test_the_lobby_fits_a_phone(room: str, boss: RoomClient, new_context: Any) -
     page.get_by_role("button", name="Create table").click()
     expect(page.get_by_role("dialog", name="Create table")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def test_the_lobby_reconnects_after_losing_its_socket(
+    room: str, boss: RoomClient, new_context: Any
+) -> None:
+    boss.create_table("chinese-1-6", name="Before")
+    page: Page = new_context().new_page()
+    sockets: list[WebSocketRoute] = []
+    forward = [True]
+
+    def lobby_socket(ws: WebSocketRoute) -> None:
+        sockets.append(ws)
+        server = ws.connect_to_server()
+        if len(sockets) == 1:  # the first socket can go quiet, as a dying link does
+            server.on_message(lambda message: ws.send(message) if forward[0] else None)
+
+    page.route_web_socket(re.compile(r"/ws/lobby$"), lobby_socket)
+    page.goto("/#/lobby")
+    status = page.get_by_role("status").filter(has_text=re.compile("^Live$"))
+    expect(status).to_be_visible()
+    expect(row(page, "Before")).to_have_count(1)
+    page.evaluate(
+        """() => {
+        const status = [...document.querySelectorAll("[role=status]")]
+            .find((e) => e.textContent === "Live");
+        window.statesSeen = [];
+        new MutationObserver(() => window.statesSeen.push(status.textContent))
+            .observe(status, {childList: true, characterData: true, subtree: true});
+    }"""
+    )
+
+    forward[0] = False
+    boss.create_table("chinese-1-6", name="While away")
+    sockets[0].close(code=1001, reason="The room is restarting; reconnect in a moment.")
+    # a new socket, and with it the list as it is now
+    expect(row(page, "While away")).to_have_count(1)
+    expect(row(page, "Before")).to_have_count(1)
+    expect(status).to_be_visible()
+    assert len(sockets) == 2
+    assert page.evaluate("window.statesSeen") == ["Connection lost; reconnecting…", "Live"]
