@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
@@ -40,17 +41,32 @@ def sign_up(page: Page, name: str, password: str) -> None:
     assert answer.ok, answer.text()
 
 
-def play_a_hand(room: str, boss: RoomClient, name: str, password: str) -> dict[str, Any]:
-    """``name`` (logged in with the Python client) plays one hand of Chinese Poker against a
-    bot, then leaves; the table."""
+Decide = Callable[[dict[str, Any], random.Random], "dict[str, Any] | None"]
+
+
+def play_a_hand(
+    room: str,
+    boss: RoomClient,
+    name: str,
+    password: str,
+    *,
+    preset: str = "chinese-1-6",
+    rules: dict[str, Any] | None = None,
+    bot_level: str = "heuristic",
+    decide: Decide | None = None,
+) -> dict[str, Any]:
+    """``name`` (logged in with the Python client) plays one hand against a bot, then leaves;
+    the table. ``decide`` chooses each action (``None``: wait for the room); by default a
+    legal move."""
     table = boss.create_table(
-        "chinese-1-6",
+        preset,
         name="Practice Den",
+        seats=2,
         bots=1,
-        bot_level="heuristic",
-        rules={"showdown_seconds": 5},
+        bot_level=bot_level,
+        rules={"showdown_seconds": 5, **(rules or {})},
     )
-    rules = get_rules("chinese-1-6")
+    engine_rules = get_rules(preset, rules)
     rng = random.Random(1)
     with RoomClient(room) as me:
         me.log_in(name, password)
@@ -63,11 +79,19 @@ def play_a_hand(room: str, boss: RoomClient, name: str, password: str) -> dict[s
                 e["event"] == "HandSettled" for f in conn.frames for e in f.get("events", [])
             )
 
+        acted_on = -1
         while not settled():
             me_view = conn.me
-            if me_view and me_view["must_act"]:
-                answer = conn.answer(conn.act(legal_move(me_view, rules, rng)))
-                assert answer["type"] == "ack" or answer["code"] == "stale", answer
+            action = None
+            if me_view and me_view["must_act"] and conn.state_id != acted_on:
+                acted_on = conn.state_id
+                if decide is None:
+                    action = legal_move(me_view, engine_rules, rng)
+                else:
+                    action = decide(me_view, rng)
+            if action is not None:
+                answer = conn.answer(conn.act(action))
+                assert answer["type"] == "ack" or answer["code"] in ("stale", "too_late"), answer
             else:
                 assert conn.receive(timeout=60) is not None, conn.closed
         conn.do({"type": "leave"})
@@ -245,3 +269,128 @@ def test_the_account_fits_a_phone(room: str, boss: RoomClient, new_context: Any)
     page.get_by_role("link", name=re.compile("^Replay hand")).click()
     expect(page.get_by_text(re.compile(r"^Step 1 of"))).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+def names_of(cards: Locator) -> list[str]:
+    return [str(n) for n in cards.evaluate_all("els => els.map(e => e.ariaLabel)")]
+
+
+def my_copy(room: str, name: str, password: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The player's latest hand (as listed) and their copy of it."""
+    with RoomClient(room) as player:
+        player.log_in(name, password)
+        hand = player.request("GET", "/api/hands")[-1]
+        copy = player.request("GET", f"/api/hands/{hand['id']}")
+    return hand, copy
+
+
+def test_an_open_face_replay_shows_streets_as_placed_and_hides_the_bots_discards(
+    room: str, boss: RoomClient, new_context: Any
+) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "jill", "jill's password")
+    play_a_hand(room, boss, "jill", "jill's password", preset="ofc-pineapple", bot_level="random")
+    hand, copy = my_copy(room, "jill", "jill's password")
+    seat = hand["seat"]
+    moves = copy["actions"][1:]
+    assert all(m["type"] == "place" for m in moves), moves
+    mine = [m for m in moves if m["seat"] == seat]
+    theirs = [m for m in moves if m["seat"] != seat]
+    bot_name = copy["start"]["seats"][theirs[0]["seat"]]["player"]
+    page.goto(f"/#/hand/{hand['id']}")
+    me = page.get_by_role("region", name=f"Seat {seat + 1}: jill (you)")
+    them = page.get_by_role("region", name=f"Seat {theirs[0]['seat'] + 1}: {bot_name}")
+    count = page.get_by_text(re.compile(r"^Step \d+ of \d+"))
+    steps = len(moves) + 2
+    expect(count).to_have_text(f"Step 1 of {steps}: Deal")
+    first_street = " ".join(mine[0][row] for row in ("front", "middle", "back") if mine[0][row])
+    expect(me.get_by_role("region", name="Your cards to play").get_by_role("img")).to_have_count(5)
+    assert sorted(
+        names_of(me.get_by_role("region", name="Your cards to play").get_by_role("img"))
+    ) == sorted(card_names(first_street))
+
+    # each step adds what was placed, face up, row by row
+    placed: dict[int, dict[str, str]] = {}
+    for number, move in enumerate(moves, start=2):
+        page.keyboard.press("ArrowRight")
+        expect(count).to_have_text(re.compile(f"^Step {number} of {steps}"))
+        rows = placed.setdefault(move["seat"], {"front": "", "middle": "", "back": ""})
+        for row in rows:
+            rows[row] = f"{rows[row]} {move[row]}".strip()
+        board = me if move["seat"] == seat else them
+        for row, text in rows.items():
+            cards = board.get_by_role("region", name=row.capitalize()).get_by_role("img")
+            expect(cards).to_have_count(len(text.split()))
+            assert names_of(cards) == card_names(text)
+    # her own discards are hers to see; the bot's never show
+    my_discards = " ".join(m["discard"] for m in mine if m["discard"])
+    assert names_of(me.get_by_role("region", name="Your discards").get_by_role("img")) == (
+        card_names(my_discards)
+    )
+    hidden = sum(len(m["discard"].split()) for m in theirs)
+    assert hidden == 4
+    expect(them).to_contain_text("4 discarded face down")
+    expect(them.get_by_role("region", name="Your discards")).to_have_count(0)
+    page.keyboard.press("End")
+    expect(count).to_have_text(f"Step {steps} of {steps}: Showdown")
+    expect(page.get_by_role("table", name="Result")).to_contain_text("jill (you)")
+
+
+def test_a_surrendered_hand_replays_with_her_cards_and_nothing_more(
+    room: str, boss: RoomClient, new_context: Any
+) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "kim", "kim's password")
+    play_a_hand(room, boss, "kim", "kim's password", decide=lambda me, rng: {"type": "surrender"})
+    hand, copy = my_copy(room, "kim", "kim's password")
+    assert any(a["type"] == "surrender" for a in copy["actions"])
+    page.goto(f"/#/hand/{hand['id']}")
+    me = page.get_by_role("region", name=f"Seat {hand['seat'] + 1}: kim (you)")
+    to_play = me.get_by_role("region", name="Your cards to play").get_by_role("img")
+    expect(to_play).to_have_count(13)
+    dealt = names_of(to_play)
+    page.get_by_role("button", name="Last", exact=True).click()
+    expect(me).to_contain_text("Surrendered: this hand is never shown.")
+    expect(me.get_by_role("region", name="Your cards").get_by_role("img")).to_have_count(13)
+    assert names_of(me.get_by_role("region", name="Your cards").get_by_role("img")) == dealt
+    # every step is listed; picking one goes there
+    page.get_by_text("Every step").click()
+    listed = page.get_by_role("list").get_by_role("button")
+    expect(listed).to_have_count(len(copy["actions"]) + 1)
+    expect(listed.last).to_have_attribute("aria-current", "step")
+    listed.first.click()
+    expect(page.get_by_text(re.compile(r"^Step 1 of"))).to_contain_text("Deal")
+    page.get_by_role("list").get_by_role("button", name=re.compile("^You surrendered")).click()
+    expect(page.get_by_role("region", name="Replay")).to_contain_text(
+        "You surrendered; that hand is never shown."
+    )
+
+
+def test_a_timed_out_hand_replays_with_the_cards_the_room_set(
+    room: str, boss: RoomClient, new_context: Any
+) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "lou", "lou's password")
+    play_a_hand(
+        room,
+        boss,
+        "lou",
+        "lou's password",
+        rules={"set_hand_seconds": 1},
+        decide=lambda me, rng: None,
+    )
+    hand, copy = my_copy(room, "lou", "lou's password")
+    assert any(a["type"] == "time_out" for a in copy["actions"])
+    page.goto(f"/#/hand/{hand['id']}")
+    me = page.get_by_role("region", name=f"Seat {hand['seat'] + 1}: lou (you)")
+    to_play = me.get_by_role("region", name="Your cards to play").get_by_role("img")
+    expect(to_play).to_have_count(13)
+    dealt = sorted(names_of(to_play))
+    page.get_by_role("button", name="Last", exact=True).click()
+    expect(me).to_contain_text("Timed out")
+    by_room = me.get_by_role("region", name="Set by the room").get_by_role("img")
+    expect(by_room).to_have_count(13)
+    assert sorted(names_of(by_room)) == dealt
+    page.get_by_role("button", name="Previous", exact=True).click()
+    replay = page.get_by_role("region", name="Replay")
+    expect(replay.get_by_text("You ran out of time; the room played for you.")).to_be_visible()

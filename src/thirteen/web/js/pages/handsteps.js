@@ -247,6 +247,10 @@ export function buildReplay(history) {
         if (!b) break;
         b.outcome = "surrendered";
         b.faceDown = false;
+        if (b.mine) {
+          b.loose = [...b.loose, ...b.toPlay];
+          b.looseNote = "Your cards";
+        }
         b.toPlay = [];
         text = `${name} surrendered; that hand is never shown.`;
         break;

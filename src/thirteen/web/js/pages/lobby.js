@@ -11,6 +11,7 @@ import {
   field,
   formAlert,
   gameName,
+  rememberReturn,
   uid,
 } from "./common.js";
 
@@ -298,13 +299,19 @@ export function render(main) {
       return [h("a", { class: "button primary", href: `#/table/${t.id}/join`, "aria-label": `Join ${label}` }, "Join")];
     }
     const why = uid("why");
+    const because = !account && t.status === "open"
+      ? [
+          h("a", { href: "#/login", onclick: () => rememberReturn(`#/table/${t.id}/join`) }, "Log in"),
+          " to join",
+        ]
+      : [reason];
     return [
       h(
         "button",
         { type: "button", class: "primary", "aria-disabled": "true", "aria-label": `Join ${label}`, "aria-describedby": why },
         "Join",
       ),
-      h("small", { id: why, class: "why" }, reason),
+      h("small", { id: why, class: "why" }, ...because),
     ];
   }
 

@@ -56,7 +56,11 @@ function boardElement(b, step, viewer) {
   if (!b.mine && b.outcome === "playing") notes.push(`${b.cardsDealt} cards dealt`);
   const body = [];
   if (b.outcome === "surrendered") {
-    body.push(h("p", { class: "muted" }, "This hand stays face down."));
+    body.push(h("p", { class: "muted" }, "Surrendered: this hand is never shown."));
+    if (b.mine) {
+      for (const row of ROWS) if (b[row].length) body.push(cardRow(ROW_NAMES[row], b[row]));
+      if (b.loose.length) body.push(cardRow(b.looseNote, b.loose));
+    }
   } else if (b.faceDown) {
     for (const row of ROWS) body.push(cardRow(ROW_NAMES[row], Array(ROW_SIZES[row]).fill("??")));
   } else {
