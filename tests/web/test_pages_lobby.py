@@ -71,7 +71,9 @@ def test_the_lobby_lists_tables_and_follows_them_live(
     expect(patch.get_by_role("cell").nth(7)).to_have_text("Yes")
     expect(page.get_by_role("status").filter(has_text="tables")).to_have_text("2 tables")
 
-    # a seat taken shows at once
+    # a seat taken shows at once, and the focus stays where it was
+    watch = den.get_by_role("link", name=re.compile("^Watch "))
+    watch.focus()
     with RoomClient(room) as ann:
         ann.sign_up("ann", "ann's password")
         conn = ann.open_table(first["id"])
@@ -79,6 +81,7 @@ def test_the_lobby_lists_tables_and_follows_them_live(
         conn.do({"type": "sit", "seat": seat, "buy_in": 100})
         expect(den.get_by_role("cell").nth(4)).to_have_text(re.compile("2 of 4 taken, 2 free"))
         expect(den).to_contain_text("ann")
+        expect(watch).to_be_focused()
         conn.close()
 
     # a closed table goes
@@ -222,6 +225,12 @@ def test_the_lobby_fits_a_phone(room: str, boss: RoomClient, new_context: Any) -
     expect(tables(page).get_by_role("rowheader")).to_have_count(3)
     expect(page.get_by_role("button", name="Create table")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    # the filters fold away on a phone
+    search = page.get_by_role("search", name="Filter tables")
+    expect(search).to_be_hidden()
+    page.get_by_text("Filters", exact=True).click()
+    expect(search.get_by_label("Game")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     # the stacked rows still name every value
     first = row(page, "A long table name 0")
     expect(first.get_by_role("link", name=re.compile("^Watch "))).to_be_visible()
@@ -268,3 +277,33 @@ def test_the_lobby_reconnects_after_losing_its_socket(
     expect(status).to_be_visible()
     assert len(sockets) == 2
     assert page.evaluate("window.statesSeen") == ["Connection lost; reconnecting…", "Live"]
+
+
+def test_columns_sort_the_list(room: str, boss: RoomClient, new_context: Any) -> None:
+    boss.create_table("chinese-1-6", name="Ten", unit=10)
+    boss.create_table("chinese-1-6", name="One", unit=1)
+    boss.create_table("chinese-1-6", name="Five", unit=5)
+    page: Page = new_context().new_page()
+    page.goto("/#/lobby")
+    names = tables(page).get_by_role("rowheader")
+    expect(names).to_have_text([re.compile("^Ten"), re.compile("^One"), re.compile("^Five")])
+    unit = tables(page).get_by_role("columnheader", name="Unit")
+    unit.get_by_role("button", name="Unit").click()
+    expect(unit).to_have_attribute("aria-sort", "ascending")
+    expect(names).to_have_text([re.compile("^One"), re.compile("^Five"), re.compile("^Ten")])
+    # a new table takes its place in the order
+    boss.create_table("chinese-1-6", name="Seven", unit=7)
+    expect(names).to_have_text(
+        [re.compile("^One"), re.compile("^Five"), re.compile("^Seven"), re.compile("^Ten")]
+    )
+    unit.get_by_role("button", name="Unit").click()
+    expect(unit).to_have_attribute("aria-sort", "descending")
+    expect(names).to_have_text(
+        [re.compile("^Ten"), re.compile("^Seven"), re.compile("^Five"), re.compile("^One")]
+    )
+    table = tables(page).get_by_role("columnheader", name="Table")
+    table.get_by_role("button", name="Table").click()
+    expect(unit).not_to_have_attribute("aria-sort", re.compile("."))
+    expect(names).to_have_text(
+        [re.compile("^Five"), re.compile("^One"), re.compile("^Seven"), re.compile("^Ten")]
+    )

@@ -21,7 +21,8 @@ import {
  *   free: number, players: string[], bots: number, bot_level: string, practice: boolean,
  *   time_bank_seconds: number, sit_out_hands: number, status: string, hands_per_hour: number,
  *   timers: Record<string, number>}} LobbyTable
- * @typedef {{game: string, free: string, unitMin: string, unitMax: string, kind: string}} Filters
+ * @typedef {{game: string, free: string, unitMin: string, unitMax: string, kind: string,
+ *   sort: string, descending: boolean}} Filters
  */
 
 /** The presets the room knows (thirteen.engine.rules.PRESETS). */
@@ -37,7 +38,26 @@ export const PRESETS = [
 ];
 const BOT_LEVELS = ["random", "heuristic", "strong"];
 const FILTERS_KEY = "thirteen.lobby-filters";
-const NO_FILTERS = { game: "", free: "0", unitMin: "", unitMax: "", kind: "" };
+const NO_FILTERS = {
+  game: "",
+  free: "0",
+  unitMin: "",
+  unitMax: "",
+  kind: "",
+  sort: "",
+  descending: false,
+};
+
+/** The columns a player may sort by: how to compare two tables. */
+/** @type {Record<string, (a: LobbyTable, b: LobbyTable) => number>} */
+const SORTS = {
+  Table: (a, b) => a.name.localeCompare(b.name) || a.id - b.id,
+  Game: (a, b) => a.game.localeCompare(b.game) || a.preset.localeCompare(b.preset),
+  Unit: (a, b) => a.unit - b.unit,
+  "Buy-in": (a, b) => a.min_buy_in - b.min_buy_in || a.max_buy_in - b.max_buy_in,
+  Seats: (a, b) => a.free - b.free || a.taken - b.taken,
+  "Hands/hour": (a, b) => a.hands_per_hour - b.hands_per_hour,
+};
 
 /** The lobby socket: a `lobby` frame on connecting and on every change; reconnects. */
 class LobbyFeed {
@@ -267,12 +287,44 @@ export function render(main) {
     h(
       "thead",
       { role: "rowgroup" },
-      h("tr", { role: "row" }, ...columns.map((c) => h("th", { scope: "col", role: "columnheader" }, c))),
+      h("tr", { role: "row" }, ...columns.map((c) => columnHeader(c))),
     ),
     body,
   );
   const empty = h("p", { class: "empty", hidden: true });
-  main.append(h("div", { class: "page wide" }, head, filterForm, count, list, empty));
+  // on a phone the filters fold away (the summary says how many are on)
+  const filterSummary = h("summary", {}, "Filters");
+  const filterBox = /** @type {HTMLDetailsElement} */ (
+    h("details", { class: "filter-box" }, filterSummary, filterForm)
+  );
+  filterBox.open = !window.matchMedia("(max-width: 760px)").matches;
+  main.append(h("div", { class: "page wide" }, head, filterBox, count, list, empty));
+
+  /** A column's header: a button that sorts by it when it can. @param {string} name */
+  function columnHeader(name) {
+    const th = h("th", { scope: "col", role: "columnheader", "data-column": name });
+    if (!SORTS[name]) {
+      th.textContent = name;
+      return th;
+    }
+    th.append(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "sort",
+          onclick: () => {
+            if (filters.sort === name) filters.descending = !filters.descending;
+            else [filters.sort, filters.descending] = [name, false];
+            sessionStorage.setItem(FILTERS_KEY, JSON.stringify(filters));
+            draw();
+          },
+        },
+        name,
+      ),
+    );
+    return th;
+  }
 
   function readFilters() {
     filters.game = game.value;
@@ -370,6 +422,22 @@ export function render(main) {
     const account = currentAccount();
     createButton.hidden = account?.role !== "admin";
     const shown = [...tables.values()].filter((t) => matches(t, filters));
+    const compare = SORTS[filters.sort];
+    if (compare) shown.sort((a, b) => (filters.descending ? -1 : 1) * compare(a, b) || a.id - b.id);
+    for (const th of list.querySelectorAll("th[data-column]")) {
+      const column = th.getAttribute("data-column");
+      if (column === filters.sort) {
+        th.setAttribute("aria-sort", filters.descending ? "descending" : "ascending");
+      } else th.removeAttribute("aria-sort");
+    }
+    const on = [
+      filters.game,
+      filters.free !== "0",
+      filters.unitMin,
+      filters.unitMax,
+      filters.kind,
+    ].filter(Boolean).length;
+    filterSummary.textContent = on ? `Filters (${on} on)` : "Filters";
     const seen = new Set(shown.map((t) => t.id));
     for (const [id, entry] of rows) {
       if (!seen.has(id)) {
