@@ -141,6 +141,9 @@ def test_the_account_shows_the_ledger_and_the_hands(
     result = hand["result"]
     shown = "0" if result == 0 else f"+{result}" if result > 0 else f"−{-result}"
     expect(line.get_by_role("cell").nth(4)).to_have_text(shown)
+    expect(page.get_by_text(re.compile("^Net over the"))).to_have_text(
+        f"Net over the 1 finished hand shown: {shown} chips"
+    )
     replay = line.get_by_role("link", name=f"Replay hand {hand['id']}")
     expect(replay).to_have_attribute("href", f"#/hand/{hand['id']}")
 
@@ -394,3 +397,26 @@ def test_a_timed_out_hand_replays_with_the_cards_the_room_set(
     page.get_by_role("button", name="Previous", exact=True).click()
     replay = page.get_by_role("region", name="Replay")
     expect(replay.get_by_text("You ran out of time; the room played for you.")).to_be_visible()
+
+
+def test_the_ledger_shows_more_on_asking(room: str, boss: RoomClient, new_context: Any) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "moe", "moe's password")
+    table = boss.create_table("chinese-1-6", name="Revolving Door", seats=2)
+    with RoomClient(room) as moe:
+        moe.log_in("moe", "moe's password")
+        for _ in range(11):  # a socket takes 20 messages a second: a new one every 10
+            conn = moe.open_table(table["id"])
+            for _ in range(5):  # a buy-in and a cash-out each: 110 transfers and the grant
+                conn.do({"type": "sit", "seat": 0, "buy_in": 50})
+                conn.do({"type": "leave"})
+            conn.close()
+    page.goto("/#/account")
+    ledger = page.get_by_role("table", name=re.compile("^Ledger"))
+    lines = ledger.get_by_role("rowgroup").nth(1).get_by_role("row")
+    expect(lines).to_have_count(100)
+    expect(page.get_by_role("button", name="Show more hands")).to_have_count(0)
+    page.get_by_role("button", name="Show more transfers").click()
+    expect(lines).to_have_count(111)
+    expect(lines.last).to_contain_text("Welcome chips")
+    expect(page.get_by_role("button", name="Show more transfers")).to_have_count(0)

@@ -119,86 +119,127 @@ export async function render(main) {
   );
   page.append(wallet, hands, passwordSection());
 
-  const [walletAnswer, handsAnswer] = await Promise.allSettled([
-    request("GET", "/api/wallet?limit=100"),
-    request("GET", "/api/hands?limit=50"),
-  ]);
-  if (!main.isConnected) return;
-
-  if (walletAnswer.status === "fulfilled") {
-    /** @type {{balance: number, transfers: LedgerLine[]}} */
-    const w = walletAnswer.value;
-    noteBalance(w.balance);
-    balance.replaceChildren(
-      "Balance: ",
-      h("strong", {}, `${chips(w.balance)} chips`),
-    );
-    wallet.append(
-      w.transfers.length
-        ? h(
-            "div",
-            { class: "scroll" },
-            dataTable(
-              "Ledger: every transfer in and out of the wallet, newest first",
-              ["Time", "Reason", "Memo", "Amount"],
-              w.transfers.map((t) =>
-                h(
-                  "tr",
-                  { role: "row" },
-                  cell("Time", timeElement(t.at)),
-                  cell("Reason", reasonText(t.reason)),
-                  cell("Memo", t.memo || "–"),
-                  cell("Amount", amountElement(t.amount)),
-                ),
+  const ledgerShown = pagedList(wallet, {
+    first: 100,
+    step: 100,
+    what: "transfers",
+    async fetch(limit) {
+      /** @type {{balance: number, transfers: LedgerLine[]}} */
+      const w = await request("GET", `/api/wallet?limit=${limit}`);
+      noteBalance(w.balance);
+      balance.replaceChildren("Balance: ", h("strong", {}, `${chips(w.balance)} chips`));
+      return w.transfers;
+    },
+    draw: (transfers) =>
+      transfers.length
+        ? dataTable(
+            "Ledger: every transfer in and out of the wallet, newest first",
+            ["Time", "Reason", "Memo", "Amount"],
+            transfers.map((t) =>
+              h(
+                "tr",
+                { role: "row" },
+                cell("Time", timeElement(t.at)),
+                cell("Reason", reasonText(t.reason)),
+                cell("Memo", t.memo || "–"),
+                cell("Amount", amountElement(t.amount)),
               ),
             ),
           )
         : h("p", {}, "No transfers yet."),
-    );
-  } else {
-    balance.replaceChildren(h("span", { class: "error", role: "alert" }, errorText(walletAnswer.reason)));
-  }
-
-  if (handsAnswer.status === "fulfilled") {
-    /** @type {HandLine[]} */
-    const lines = handsAnswer.value;
-    hands.append(
-      lines.length
-        ? h(
-            "div",
-            { class: "scroll" },
-            dataTable(
-              "Your hands, newest first",
-              ["Hand", "Table", "Game", "Date", "Result", "History"],
-              lines.map((line) =>
-                h(
-                  "tr",
-                  { role: "row" },
-                  cell("Hand", `#${line.id}`, h("small", { class: "muted block" }, `hand ${line.number} at the table`)),
-                  cell("Table", line.table),
-                  cell("Game", line.preset),
-                  cell("Date", timeElement(line.finished_at ?? line.started_at)),
-                  cell("Result", line.status === "settled" ? amountElement(line.result) : "In play"),
-                  cell(
-                    "History",
-                    line.status === "settled"
-                      ? h(
-                          "div",
-                          { class: "row-actions" },
-                          h("a", { href: `#/hand/${line.id}`, "aria-label": `Replay hand ${line.id}` }, "Replay"),
-                          ...downloadLinks(line.id),
-                        )
-                      : h("span", { class: "muted" }, "After the hand"),
-                  ),
-                ),
+    failed: (error) => balance.replaceChildren(h("span", { class: "error" }, errorText(error))),
+  });
+  const handsShown = pagedList(hands, {
+    first: 50,
+    step: 50,
+    what: "hands",
+    fetch: (limit) => request("GET", `/api/hands?limit=${limit}`),
+    draw: (/** @type {HandLine[]} */ lines) => {
+      if (!lines.length) {
+        return h("p", {}, "No hands yet. ", h("a", { href: "#/lobby" }, "Find a table"), ".");
+      }
+      const settled = lines.filter((l) => l.status === "settled" && l.result !== null);
+      const net = settled.reduce((sum, l) => sum + (l.result ?? 0), 0);
+      return h(
+        "div",
+        {},
+        h(
+          "p",
+          { class: "net" },
+          `Net over the ${settled.length} finished ${settled.length === 1 ? "hand" : "hands"} shown: `,
+          amountElement(net),
+          " chips",
+        ),
+        dataTable(
+          "Your hands, newest first",
+          ["Hand", "Table", "Game", "Date", "Result", "History"],
+          lines.map((line) =>
+            h(
+              "tr",
+              { role: "row" },
+              cell("Hand", `#${line.id}`, h("small", { class: "muted block" }, `hand ${line.number} at the table`)),
+              cell("Table", line.table),
+              cell("Game", line.preset),
+              cell("Date", timeElement(line.finished_at ?? line.started_at)),
+              cell("Result", line.status === "settled" ? amountElement(line.result) : "In play"),
+              cell(
+                "History",
+                line.status === "settled"
+                  ? h(
+                      "div",
+                      { class: "row-actions" },
+                      h("a", { href: `#/hand/${line.id}`, "aria-label": `Replay hand ${line.id}` }, "Replay"),
+                      ...downloadLinks(line.id),
+                    )
+                  : h("span", { class: "muted" }, "After the hand"),
               ),
             ),
-          )
-        : h("p", {}, "No hands yet. ", h("a", { href: "#/lobby" }, "Find a table"), "."),
-    );
-  } else {
-    hands.append(h("p", { class: "error", role: "alert" }, errorText(handsAnswer.reason)));
+          ),
+        ),
+      );
+    },
+  });
+  await Promise.all([ledgerShown, handsShown]);
+}
+
+const MOST = 500;
+
+/**
+ * A list the room gives newest first, `first` at a time, with "Show more" while there is more.
+ * @template T
+ * @param {HTMLElement} section
+ * @param {{first: number, step: number, what: string, fetch: (limit: number) => Promise<T[]>,
+ *   draw: (items: T[]) => Node, failed?: (error: unknown) => void}} how
+ */
+async function pagedList(section, how) {
+  const holder = h("div", { class: "scroll", tabindex: -1 });
+  const more = h("button", { type: "button", class: "more", hidden: true }, `Show more ${how.what}`);
+  const error = h("p", { class: "error", role: "alert" });
+  section.append(holder, more, error);
+  let limit = how.first;
+  async function load() {
+    more.setAttribute("disabled", "");
+    try {
+      const items = await how.fetch(limit);
+      error.textContent = "";
+      holder.replaceChildren(how.draw(items));
+      more.hidden = items.length < limit || limit >= MOST;
+      return items.length;
+    } catch (e) {
+      error.textContent = errorText(e);
+      how.failed?.(e);
+      return 0;
+    } finally {
+      more.removeAttribute("disabled");
+    }
   }
+  more.addEventListener("click", async () => {
+    limit = Math.min(MOST, limit + how.step);
+    const n = await load();
+    announce(`Showing ${n} ${how.what}.`);
+    if (more.hidden) holder.focus(); // the button went away: keep the focus near
+  });
+  await load();
 }
 
 /** Change the password: the current one, the new one twice. */
