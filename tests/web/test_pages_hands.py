@@ -203,7 +203,11 @@ def test_the_replay_steps_through_the_hand_as_the_player_saw_it(
         sorted(my_cards)
     )
     expect(cards_in(them)).to_have_count(0)
-    expect(them).to_contain_text("13 cards dealt")
+    expect(them).to_contain_text("13 cards to play")
+    # the button is dealt last
+    with_button, without = (me, them) if copy["result"]["seats"][-1] == hand["seat"] else (them, me)
+    expect(with_button.get_by_role("paragraph").first).to_contain_text("Button")
+    expect(without).not_to_contain_text("Button")
 
     # step by step: whoever set first; the bot's hand stays face down until the showdown
     for step in (2, 3):

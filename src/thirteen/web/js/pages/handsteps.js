@@ -303,7 +303,7 @@ export function buildReplay(history) {
     }
     openStreets();
     steps.push({
-      title: text.split(/[.:;]/)[0],
+      title: "",
       text,
       actor: seat,
       boards: snapshot(),

@@ -39,8 +39,9 @@ function cardRow(name, cards, note) {
  * @param {BoardStep} b
  * @param {Step} step
  * @param {number | null} viewer
+ * @param {number} button the button's seat
  */
-function boardElement(b, step, viewer) {
+function boardElement(b, step, viewer, button) {
   const label = `Seat ${b.seat + 1}: ${b.player}${b.seat === viewer ? " (you)" : ""}`;
   const result = step.results?.find((r) => r.seat === b.seat);
   /** @type {string[]} */
@@ -53,7 +54,12 @@ function boardElement(b, step, viewer) {
   else if (b.outcome === "set") notes.push(step.showdown ? "Shown" : "Hand set");
   if (b.timedOut) notes.push("Timed out");
   if (b.leaving) notes.push("Leaving after the hand");
-  if (!b.mine && b.outcome === "playing") notes.push(`${b.cardsDealt} cards dealt`);
+  if (b.seat === button) notes.push("Button");
+  const played =
+    b.front.length + b.middle.length + b.back.length + b.loose.length + b.discards.length + b.hiddenDiscards;
+  if (!b.mine && b.outcome === "playing" && b.cardsDealt > played) {
+    notes.push(`${b.cardsDealt - played} cards to play`);
+  }
   const body = [];
   if (b.outcome === "surrendered") {
     body.push(h("p", { class: "muted" }, "Surrendered: this hand is never shown."));
@@ -197,6 +203,7 @@ export async function render(main, params) {
       "section",
       { class: "stepper", "aria-label": "Replay" },
       controls,
+      h("p", { class: "hint muted" }, "The arrow keys step back and forth; Home and End jump to the ends."),
       counter,
       text,
       boards,
@@ -210,9 +217,9 @@ export async function render(main, params) {
   function go(i) {
     at = Math.max(0, Math.min(steps.length - 1, i));
     const step = steps[at];
-    counter.textContent = `Step ${at + 1} of ${steps.length}: ${step.title}`;
+    counter.textContent = `Step ${at + 1} of ${steps.length}${step.title ? `: ${step.title}` : ""}`;
     text.textContent = step.text;
-    boards.replaceChildren(...step.boards.map((b) => boardElement(b, step, replay.viewer)));
+    boards.replaceChildren(...step.boards.map((b) => boardElement(b, step, replay.viewer, replay.button)));
     for (const [control, disabled] of /** @type {[HTMLElement, boolean][]} */ ([
       [first, at === 0],
       [previous, at === 0],
