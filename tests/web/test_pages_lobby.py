@@ -150,6 +150,33 @@ def test_join_and_watch(room: str, boss: RoomClient, new_context: Any) -> None:
     expect(page.get_by_role("button", name="Create table")).to_have_count(0)
     expect(page.get_by_role("button", name=re.compile("^Close "))).to_have_count(0)
 
+    # seated at a table, she goes back to it
+    with RoomClient(room) as ann:
+        ann.log_in("ann", "a good password")
+        conn = ann.open_table(open_table["id"])
+        conn.do({"type": "sit", "seat": 0, "buy_in": 100})
+        back = page.get_by_role("link", name=f"Return to Open Table (#{open_table['id']})")
+        expect(back).to_have_attribute("href", f"#/table/{open_table['id']}")
+        expect(join_link).to_have_count(0)
+        conn.close()
+
+
+def test_log_in_to_join_comes_back_to_the_table(
+    room: str, boss: RoomClient, new_context: Any, page_errors: Any
+) -> None:
+    table = boss.create_table("chinese-1-6", name="Open Table", seats=2)
+    page: Page = new_context().new_page()
+    sign_up(page, "bea", "bea's password")
+    page.context.clear_cookies()
+    page.goto("/#/lobby")
+    row(page, "Open Table").get_by_role("link", name="Log in").click()
+    page.get_by_label("Name").fill("bea")
+    page.get_by_label("Password", exact=True).fill("bea's password")
+    # the table page is another module (js/table/), not part of these tests
+    page_errors.expect(r"table/table\.js|dynamically imported module")
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(re.compile(rf"#/table/{table['id']}/join$"))
+
 
 def test_an_admin_creates_a_table_through_the_dialog(
     room: str, boss: RoomClient, new_context: Any, page_errors: Any
