@@ -120,3 +120,15 @@ def test_logging_in_goes_back_where_the_player_was_going(room: str, new_context:
     log_in(page, "eve", "eve's password")
     expect(page).to_have_url(re.compile(r"#/account$"))
     expect(page.get_by_role("heading", name="Wallet")).to_be_visible()
+
+
+def test_the_nav_bars_log_in_comes_back_to_the_page_it_left(room: str, new_context: Any) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "fay", "fay's password")
+    page.context.clear_cookies()
+    page.goto("/#/account")
+    expect(page.get_by_role("main")).to_contain_text("to see your wallet and your hands")
+    page.get_by_role("navigation", name="Room").get_by_role("link", name="Log in").click()
+    log_in(page, "fay", "fay's password")
+    expect(page).to_have_url(re.compile(r"#/account$"))
+    expect(page.get_by_role("heading", name="Wallet")).to_be_visible()

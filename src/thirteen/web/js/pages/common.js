@@ -97,10 +97,25 @@ export function rememberReturn(hash) {
 
 /** The page to go to after logging in (and forget it): "#/lobby" when none was remembered. */
 export function takeReturn() {
-  const hash = sessionStorage.getItem(RETURN_KEY);
+  const hash = sessionStorage.getItem(RETURN_KEY) ?? previousPage();
   sessionStorage.removeItem(RETURN_KEY);
   if (!hash || !hash.startsWith("#/") || /^#\/(login|signup)\b/.test(hash)) return "#/lobby";
   return hash;
+}
+
+/**
+ * The room's page this tab showed before this one (a "Log in" link followed from a table, say),
+ * where the browser says (the Navigation API); null otherwise.
+ * @returns {string | null}
+ */
+function previousPage() {
+  const nav = /** @type {any} */ (window).navigation;
+  if (!nav?.currentEntry || typeof nav.entries !== "function") return null;
+  const before = nav.entries()[nav.currentEntry.index - 1];
+  if (!before?.url) return null;
+  const url = new URL(before.url);
+  if (url.origin !== location.origin || url.pathname !== location.pathname) return null;
+  return url.hash || null;
 }
 
 /**
