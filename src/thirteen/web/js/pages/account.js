@@ -32,7 +32,7 @@ export function reasonText(reason) {
  */
 export function amountElement(n) {
   if (n === null) return h("span", { class: "muted" }, "–");
-  return h("span", { class: n > 0 ? "amount credit" : n < 0 ? "amount debit" : "amount" }, signed(n));
+  return h("span", { class: n > 0 ? "amount amount-in" : n < 0 ? "amount amount-out" : "amount" }, signed(n));
 }
 
 /**
@@ -58,7 +58,7 @@ function dataTable(caption, columns, rows) {
 
 /** @param {string} label @param {...(Node | string | null)} content */
 function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, h("span", { class: "value" }, ...content));
+  return h("td", { role: "cell", "data-label": label }, h("span", { class: "cell-value" }, ...content));
 }
 
 /** The JSON and text downloads of a hand. @param {number} id */
@@ -213,7 +213,7 @@ const MOST = 500;
  */
 async function pagedList(section, how) {
   const holder = h("div", { class: "scroll", tabindex: -1 });
-  const more = h("button", { type: "button", class: "more", hidden: true }, `Show more ${how.what}`);
+  const more = h("button", { type: "button", class: "show-more", hidden: true }, `Show more ${how.what}`);
   const error = h("p", { class: "error", role: "alert" });
   section.append(holder, more, error);
   let limit = how.first;
@@ -257,7 +257,7 @@ function passwordSection() {
   const submit = h("button", { type: "submit", class: "primary" }, "Change password");
   const form = h(
     "form",
-    { class: "stack narrow", "aria-labelledby": "password-heading", novalidate: true },
+    { class: "form-stack narrow", "aria-labelledby": "password-heading", novalidate: true },
     // for password managers: whose password this is
     h("input", {
       type: "text",
@@ -273,7 +273,7 @@ function passwordSection() {
     field("Repeat new password", repeat),
     alert,
     done,
-    h("div", { class: "actions" }, submit),
+    h("div", { class: "form-actions" }, submit),
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -25,15 +25,15 @@ export function field(label, control, hint) {
     const hintId = uid("hint");
     const described = control.getAttribute("aria-describedby");
     control.setAttribute("aria-describedby", described ? `${described} ${hintId}` : hintId);
-    parts.push(h("small", { id: hintId, class: "hint" }, hint));
+    parts.push(h("small", { id: hintId, class: "field-hint" }, hint));
   }
-  return h("div", { class: "field" }, ...parts);
+  return h("div", { class: "form-field" }, ...parts);
 }
 
 /** A checkbox with its label after it. @param {string} label @param {HTMLInputElement} box */
 export function checkbox(label, box) {
   if (!box.id) box.id = uid("check");
-  return h("div", { class: "field check" }, box, h("label", { for: box.id }, label));
+  return h("div", { class: "form-field form-check" }, box, h("label", { for: box.id }, label));
 }
 
 /**

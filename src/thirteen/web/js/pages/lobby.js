@@ -162,7 +162,7 @@ function timersText(t) {
  * @param {...(Node | string | null | false)} content
  */
 function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, h("span", { class: "value" }, ...content));
+  return h("td", { role: "cell", "data-label": label }, h("span", { class: "cell-value" }, ...content));
 }
 
 /**
@@ -259,14 +259,14 @@ export function render(main) {
       field("To", unitMax),
     ),
     field("Kind", kind),
-    h("div", { class: "field" }, clear),
+    h("div", { class: "form-field" }, clear),
   );
   filterForm.addEventListener("submit", (e) => e.preventDefault());
   filterForm.addEventListener("input", () => readFilters());
   filterForm.addEventListener("change", () => readFilters());
 
   // ---- the list
-  const count = h("p", { class: "count", role: "status" });
+  const count = h("p", { class: "lobby-count", role: "status" });
   const body = h("tbody", { role: "rowgroup" });
   const columns = [
     "Table",
@@ -291,7 +291,7 @@ export function render(main) {
     ),
     body,
   );
-  const empty = h("p", { class: "empty", hidden: true });
+  const empty = h("p", { class: "lobby-empty", hidden: true });
   // on a phone the filters fold away (the summary says how many are on)
   const filterSummary = h("summary", {}, "Filters");
   const filterBox = /** @type {HTMLDetailsElement} */ (
@@ -363,7 +363,7 @@ export function render(main) {
         { type: "button", class: "primary", "aria-disabled": "true", "aria-label": `Join ${label}`, "aria-describedby": why },
         "Join",
       ),
-      h("small", { id: why, class: "why" }, ...because),
+      h("small", { id: why, class: "join-why" }, ...because),
     ];
   }
 
@@ -380,11 +380,11 @@ export function render(main) {
         { scope: "row", role: "rowheader", "data-label": "Table" },
         h(
           "span",
-          { class: "value" },
+          { class: "cell-value" },
           h("span", { class: "table-name" }, t.name),
           " ",
           h("small", { class: "muted" }, `#${t.id}`),
-          t.status !== "open" ? h("span", { class: "badge" }, t.status === "closing" ? "Closing" : t.status) : null,
+          t.status !== "open" ? h("span", { class: "lobby-badge" }, t.status === "closing" ? "Closing" : t.status) : null,
         ),
       ),
       cell("Game", gameName(t.game), h("small", { class: "muted block" }, t.preset)),
@@ -490,7 +490,7 @@ export function render(main) {
     (state) => {
       connection.textContent =
         state === "live" ? "Live" : state === "connecting" ? "Connecting…" : "Connection lost; reconnecting…";
-      connection.classList.toggle("lost", state === "reconnecting");
+      connection.classList.toggle("feed-lost", state === "reconnecting");
     },
   );
   const stopListening = onAccount(() => draw());
@@ -522,10 +522,10 @@ export function render(main) {
     const dialog = /** @type {HTMLDialogElement} */ (
       h(
         "dialog",
-        { class: "sheet", "aria-labelledby": headingId },
+        { class: "page-dialog", "aria-labelledby": headingId },
         h(
           "form",
-          { class: "stack" },
+          { class: "form-stack" },
           h("h2", { id: headingId }, `Close ${t.name} (#${t.id})?`),
           h(
             "p",
@@ -535,7 +535,7 @@ export function render(main) {
           alert,
           h(
             "div",
-            { class: "actions" },
+            { class: "form-actions" },
             yes,
             h("button", { type: "button", onclick: () => dialog.close() }, "Keep it open"),
           ),
@@ -613,14 +613,14 @@ function createTableDialog(created) {
   const dialog = /** @type {HTMLDialogElement} */ (
     h(
       "dialog",
-      { class: "sheet", "aria-labelledby": headingId },
+      { class: "page-dialog", "aria-labelledby": headingId },
       h(
         "form",
-        { class: "stack", novalidate: true },
+        { class: "form-stack", novalidate: true },
         h("h2", { id: headingId }, "Create table"),
         h(
           "div",
-          { class: "grid" },
+          { class: "form-grid" },
           field("Name", name, "Optional; the preset's name otherwise."),
           field("Preset", preset),
           field("Unit (chips per point)", unit),
@@ -636,12 +636,12 @@ function createTableDialog(created) {
           "fieldset",
           {},
           h("legend", {}, "Timers (seconds; empty for the preset's)"),
-          h("div", { class: "grid" }, ...timers.map(([, label, input]) => field(label, input))),
+          h("div", { class: "form-grid" }, ...timers.map(([, label, input]) => field(label, input))),
         ),
         alert,
         h(
           "div",
-          { class: "actions" },
+          { class: "form-actions" },
           submit,
           h("button", { type: "button", onclick: () => dialog.close() }, "Cancel"),
         ),

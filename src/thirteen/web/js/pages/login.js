@@ -97,13 +97,13 @@ export function render(main, params) {
   const submit = h("button", { type: "submit", class: "primary" }, title);
   const form = h(
     "form",
-    { class: "stack", "aria-labelledby": "login-heading", novalidate: true },
+    { class: "form-stack", "aria-labelledby": "login-heading", novalidate: true },
     field("Name", name, signingUp ? NAME_HINT : undefined),
     field("Password", password, signingUp ? PASSWORD_HINT : undefined),
     signingUp ? field("Repeat password", repeat) : null,
-    h("div", { class: "field check" }, show, h("label", { for: "show-password" }, "Show password")),
+    h("div", { class: "form-field form-check" }, show, h("label", { for: "show-password" }, "Show password")),
     alert,
-    h("div", { class: "actions" }, submit),
+    h("div", { class: "form-actions" }, submit),
   );
   box.append(
     form,

@@ -23,11 +23,11 @@ const ROW_NAMES = { front: "Front", middle: "Middle", back: "Back" };
 function cardRow(name, cards, note) {
   return h(
     "section",
-    { class: "row", "aria-label": name },
-    h("span", { class: "row-name", "aria-hidden": "true" }, name),
+    { class: "rp-row", "aria-label": name },
+    h("span", { class: "rp-row-name", "aria-hidden": "true" }, name),
     h(
       "span",
-      { class: "row-cards" },
+      { class: "rp-row-cards" },
       ...cards.map((c) => cardElement(c, { small: true })),
       cards.length ? null : h("span", { class: "muted" }, "empty"),
     ),
@@ -81,18 +81,18 @@ function boardElement(b, step, viewer, button) {
   return h(
     "section",
     {
-      class: `board${b.mine ? " mine" : ""}${step.actor === b.seat ? " acting" : ""}`,
+      class: `rp-board${b.mine ? " rp-mine" : ""}${step.actor === b.seat ? " rp-acting" : ""}`,
       "aria-label": label,
     },
     h(
       "header",
       {},
       h("h3", {}, label),
-      notes.length ? h("p", { class: "notes" }, notes.join(" · ")) : null,
+      notes.length ? h("p", { class: "rp-notes" }, notes.join(" · ")) : null,
       result
         ? h(
             "p",
-            { class: `result ${result.money > 0 ? "credit" : result.money < 0 ? "debit" : ""}` },
+            { class: `rp-result ${result.money > 0 ? "amount-in" : result.money < 0 ? "amount-out" : ""}` },
             `${signed(result.total)} points, ${signed(result.money)} chips${result.foul ? ", fouled" : ""}`,
           )
         : null,
@@ -157,12 +157,12 @@ export async function render(main, params) {
     next,
     last,
   );
-  const boards = h("div", { class: "boards" });
+  const boards = h("div", { class: "rp-boards" });
   const list = h(
     "ol",
     { class: "step-list" },
     ...steps.map((s, i) =>
-      h("li", {}, h("button", { type: "button", class: "link", onclick: () => go(i) }, s.text)),
+      h("li", {}, h("button", { type: "button", class: "link-button", onclick: () => go(i) }, s.text)),
     ),
   );
   const results = replay.results
@@ -185,7 +185,7 @@ export async function render(main, params) {
           ...replay.results.map((r) =>
             h(
               "tr",
-              { role: "row", class: r.seat === replay.viewer ? "mine" : "" },
+              { role: "row", class: r.seat === replay.viewer ? "rp-mine" : "" },
               h("th", { scope: "row", role: "rowheader" }, `${r.player}${r.seat === replay.viewer ? " (you)" : ""}`),
               h("td", { role: "cell" }, signed(r.total)),
               h("td", { role: "cell" }, signed(r.money)),
@@ -203,7 +203,7 @@ export async function render(main, params) {
       "section",
       { class: "stepper", "aria-label": "Replay" },
       controls,
-      h("p", { class: "hint muted" }, "The arrow keys step back and forth; Home and End jump to the ends."),
+      h("p", { class: "replay-hint muted" }, "The arrow keys step back and forth; Home and End jump to the ends."),
       counter,
       text,
       boards,
