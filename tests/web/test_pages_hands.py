@@ -123,7 +123,8 @@ def test_the_account_shows_the_ledger_and_the_hands(
     expect(ledger.get_by_role("columnheader")).to_have_text(["Time", "Reason", "Memo", "Amount"])
     lines = ledger.get_by_role("rowgroup").nth(1).get_by_role("row")
     expect(lines).to_have_count(3)  # newest first: cash-out, buy-in, the grant
-    expect(lines.nth(2)).to_contain_text("Welcome chips")
+    expect(lines.nth(2).get_by_role("cell").nth(1)).to_have_text("Grant")
+    expect(lines.nth(2).get_by_role("cell").nth(2)).to_have_text("welcome chips")
     expect(lines.nth(2).get_by_role("cell").nth(3)).to_have_text("+10,000")
     expect(lines.nth(1)).to_contain_text("Buy-in")
     expect(lines.nth(1)).to_contain_text("Practice Den, seat")
@@ -422,5 +423,5 @@ def test_the_ledger_shows_more_on_asking(room: str, boss: RoomClient, new_contex
     expect(page.get_by_role("button", name="Show more hands")).to_have_count(0)
     page.get_by_role("button", name="Show more transfers").click()
     expect(lines).to_have_count(111)
-    expect(lines.last).to_contain_text("Welcome chips")
+    expect(lines.last).to_contain_text("welcome chips")
     expect(page.get_by_role("button", name="Show more transfers")).to_have_count(0)

@@ -13,7 +13,7 @@ import { markInvalid, passwordProblem, PASSWORD_HINT } from "./login.js";
  */
 
 const REASONS = {
-  grant: "Welcome chips",
+  grant: "Grant",
   "buy-in": "Buy-in",
   "cash-out": "Cash-out",
   "top-up": "Top-up",
