@@ -345,13 +345,13 @@ export function render(main) {
     }
     let reason = "";
     if (t.status !== "open") reason = "Closing";
-    else if (!account) reason = "Log in to join";
     else if (t.free <= 0) reason = "Table full";
+    else if (!account) reason = "Log in to join";
     if (!reason) {
       return [h("a", { class: "button primary", href: `#/table/${t.id}/join`, "aria-label": `Join ${label}` }, "Join")];
     }
     const why = uid("why");
-    const because = !account && t.status === "open"
+    const because = !account && t.status === "open" && t.free > 0
       ? [
           h("a", { href: "#/login", onclick: () => rememberReturn(`#/table/${t.id}/join`) }, "Log in"),
           " to join",
@@ -372,6 +372,7 @@ export function render(main) {
     const label = `${t.name} (#${t.id})`;
     const admin = currentAccount()?.role === "admin";
     const players = t.players.length ? t.players.join(", ") : "nobody yet";
+    const [join, why] = joinControl(t);
     return h(
       "tr",
       { role: "row", "data-table": t.id },
@@ -404,7 +405,7 @@ export function render(main) {
         h(
           "div",
           { class: "row-actions" },
-          ...joinControl(t),
+          join,
           h("a", { class: "button", href: `#/table/${t.id}/watch`, "aria-label": `Watch ${label}` }, "Watch"),
           admin && t.status === "open"
             ? h(
@@ -413,6 +414,7 @@ export function render(main) {
                 "Close",
               )
             : null,
+          why ?? null,
         ),
       ),
     );
