@@ -243,6 +243,17 @@ def test_the_replay_steps_through_the_hand_as_the_player_saw_it(
     expect(count).to_have_text("Step 4 of 4: Showdown")
     first.click()
     expect(count).to_have_text("Step 1 of 4: Deal")
+    # Play steps on by itself to the end; Pause stops it
+    play = steps.get_by_role("button", name="Play", exact=True)
+    play.click()
+    pause = steps.get_by_role("button", name="Pause", exact=True)
+    expect(count).to_have_text(re.compile("^Step 2 of 4"))
+    pause.click()
+    expect(play).to_be_visible()
+    play.click()
+    expect(count).to_have_text("Step 4 of 4: Showdown", timeout=10_000)
+    expect(play).to_be_visible()
+    expect(pause).to_have_count(0)
 
     # the downloads are here too
     link = page.get_by_role("link", name=f"Download hand {hand['id']} as text")

@@ -13,6 +13,7 @@ import { buildReplay, NATURALS, ROW_SIZES, ROWS } from "./handsteps.js";
 /** @typedef {import("./handsteps.js").Step} Step */
 
 const ROW_NAMES = { front: "Front", middle: "Middle", back: "Back" };
+const PLAY_MS = 1200;
 
 /**
  * A row of cards with a visible name, as a named region.
@@ -149,6 +150,27 @@ export async function render(main, params) {
   const previous = button("Previous", () => at - 1, "ArrowLeft");
   const next = button("Next", () => at + 1, "ArrowRight");
   const last = button("Last", () => steps.length - 1, "End");
+  // Play: a step every PLAY_MS until the end (any other move stops it)
+  /** @type {number | undefined} */
+  let playing;
+  const play = h("button", { type: "button", class: "primary" }, "Play");
+  function stop() {
+    window.clearInterval(playing);
+    playing = undefined;
+    play.textContent = "Play";
+  }
+  play.addEventListener("click", () => {
+    if (playing !== undefined) {
+      stop();
+      return;
+    }
+    if (at === steps.length - 1) go(0);
+    play.textContent = "Pause";
+    playing = window.setInterval(() => {
+      show(at + 1);
+      if (at === steps.length - 1) stop();
+    }, PLAY_MS);
+  });
   const controls = h(
     "div",
     { class: "step-controls", role: "group", "aria-label": "Steps" },
@@ -156,6 +178,7 @@ export async function render(main, params) {
     previous,
     next,
     last,
+    play,
   );
   const boards = h("div", { class: "rp-boards" });
   const list = h(
@@ -203,7 +226,7 @@ export async function render(main, params) {
       "section",
       { class: "stepper", "aria-label": "Replay" },
       controls,
-      h("p", { class: "replay-hint muted" }, "The arrow keys step back and forth; Home and End jump to the ends."),
+      h("p", { class: "replay-hint muted" }, "The arrow keys step back and forth; Home and End jump to the ends; Play steps on by itself."),
       counter,
       text,
       boards,
@@ -215,6 +238,12 @@ export async function render(main, params) {
 
   /** @param {number} i */
   function go(i) {
+    stop();
+    show(i);
+  }
+
+  /** @param {number} i */
+  function show(i) {
     at = Math.max(0, Math.min(steps.length - 1, i));
     const step = steps[at];
     counter.textContent = `Step ${at + 1} of ${steps.length}${step.title ? `: ${step.title}` : ""}`;
@@ -250,5 +279,8 @@ export async function render(main, params) {
   }
   document.addEventListener("keydown", onKey);
   go(0);
-  return () => document.removeEventListener("keydown", onKey);
+  return () => {
+    stop();
+    document.removeEventListener("keydown", onKey);
+  };
 }
