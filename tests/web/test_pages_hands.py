@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page, expect
 
 from thirteen.client import RoomClient, legal_move
+from thirteen.engine.history import history_from_json, redact_history
 from thirteen.engine.rules import get_rules
 
 PHONE = {"width": 360, "height": 640}
@@ -436,3 +437,72 @@ def test_the_ledger_shows_more_on_asking(room: str, boss: RoomClient, new_contex
     expect(lines).to_have_count(111)
     expect(lines.last).to_contain_text("welcome chips")
     expect(page.get_by_role("button", name="Show more transfers")).to_have_count(0)
+
+
+CHECK_STEPS = """async (copies) => {
+  const { buildReplay } = await import("/static/js/pages/handsteps.js");
+  const problems = [];
+  let fantasyland = 0;
+  for (const copy of copies) {
+    const replay = buildReplay(copy);
+    const opened = new Set(copy.deal.openings.map((o) => o[1]));
+    const before = replay.steps[replay.steps.length - 2];
+    const mine = before.boards.find((b) => b.mine);
+    if (mine.fantasyland) fantasyland += 1;
+    const cards = [...mine.front, ...mine.middle, ...mine.back, ...mine.discards, ...mine.loose,
+      ...mine.toPlay];
+    const dealt = mine.fantasyland ?? copy.start.rules.streets.reduce((a, b) => a + b, 0);
+    if (cards.length !== dealt) problems.push(`hand ${copy.hand}: ${cards.length} of ${dealt}`);
+    if (cards.some((c) => !opened.has(c))) problems.push(`hand ${copy.hand}: a card not opened`);
+    for (const step of replay.steps.slice(0, -1)) {
+      for (const b of step.boards) {
+        if (!b.mine && b.faceDown && b.front.length + b.middle.length + b.back.length) {
+          problems.push(`hand ${copy.hand}: a face-down hand shows its cards`);
+        }
+      }
+    }
+  }
+  return { problems, fantasyland };
+}"""
+
+
+def test_the_replay_steps_hold_for_every_seat_of_real_hands(
+    room: str, boss: RoomClient, new_context: Any
+) -> None:
+    """Three bots play Open-Face in one street of 13 where any clean front earns fantasyland
+    (15 cards): every seat's copy of every hand replays to exactly its own cards, all opened,
+    and no hand set face down shows before the showdown."""
+    table = boss.create_table(
+        "ofc-pineapple-progressive",
+        seats=3,
+        bots=3,
+        bot_level="heuristic",
+        rules={
+            "showdown_seconds": 0.05,
+            "streets": [13],
+            "discards_per_street": 0,
+            "fantasyland_entry": {"high card": 15},
+        },
+    )
+    watch = boss.open_table(table["id"], watch_only=True)
+    settled = 0
+
+    def fourth_settled(frame: dict[str, Any]) -> bool:
+        nonlocal settled
+        settled += sum(e["event"] == "HandSettled" for e in frame.get("events", []))
+        return settled >= 4
+
+    watch.wait(fourth_settled)
+    watch.close()
+    copies = []
+    for line in boss.request("GET", f"/api/admin/tables/{table['id']}/hands"):
+        if line["status"] == "settled":
+            full = boss.request("GET", f"/api/admin/hands/{line['id']}")
+            history = history_from_json(full)
+            copies += [redact_history(history, seat) for seat in full["result"]["seats"]]
+    assert len(copies) >= 8
+    page: Page = new_context().new_page()
+    page.goto("/")
+    found = page.evaluate(CHECK_STEPS, copies)
+    assert found["problems"] == []
+    assert found["fantasyland"] >= 2
