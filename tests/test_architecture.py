@@ -33,6 +33,7 @@ LAYERS: dict[str, set[str]] = {
     "server": {"engine", "bots"},
     "commands": {"engine", "bots", "bench", "client", "server"},
     "cli": {"engine", "bots", "bench", "client", "server", "commands"},
+    "__main__": {"cli"},
 }
 """What each layer (a subpackage or top-level module of ``thirteen``) may import besides itself."""
 
