@@ -74,6 +74,12 @@ class Settings(BaseSettings):
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", description="Least important log line written."
     )
+    chaos_kill_after: int = Field(
+        default=0,
+        ge=0,
+        description="For the chaos harness only: SIGKILL the room at its Nth write point once "
+        "it is open (0: never).",
+    )
     rate_limits: bool = Field(
         default=True,
         description="Refuse what goes over the limit_* settings (turn off only for load tests).",
