@@ -28,7 +28,7 @@ FORBIDDEN_IN_ENGINE = {
 LAYERS: dict[str, set[str]] = {
     "engine": set(),
     "bots": {"engine"},
-    "bench": {"engine", "bots", "client"},
+    "bench": {"engine", "bots", "client", "server"},  # chaos audits the room's database
     "client": {"engine"},
     "server": {"engine", "bots"},
     "commands": {"engine", "bots", "bench", "client", "server"},
