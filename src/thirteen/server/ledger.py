@@ -16,8 +16,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -128,18 +129,42 @@ async def transfer(
 
 # ----------------------------------------------------------------------------- Core, synchronous
 # The same movements for the group writer (:mod:`thirteen.server.db.writer`): Core statements on
-# a synchronous connection, inside the writer's transaction, no ORM unit of work.
+# a synchronous connection, inside the writer's transaction, no ORM unit of work. The statements
+# are built once, with bound parameters, so each use only binds values (building and hashing a
+# statement cost more than SQLite running it).
+
+_ACCOUNTS = cast(Table, LedgerAccount.__table__)
+_TRANSFERS = cast(Table, Transfer.__table__)
+_ACCOUNT_ID = select(_ACCOUNTS.c.id).where(_ACCOUNTS.c.name == bindparam("a_name"))
+_ACCOUNT_BALANCE = select(_ACCOUNTS.c.balance).where(_ACCOUNTS.c.id == bindparam("a_id"))
+_OPEN_ACCOUNT = insert(_ACCOUNTS)
+_TAKE = (
+    update(_ACCOUNTS)
+    .where(
+        _ACCOUNTS.c.id == bindparam("a_id"),
+        (_ACCOUNTS.c.kind == "house") | (_ACCOUNTS.c.balance >= bindparam("a_amount")),
+    )
+    .values(balance=_ACCOUNTS.c.balance - bindparam("a_amount"))
+)
+_GIVE = (
+    update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == bindparam("a_id"))
+    .values(balance=_ACCOUNTS.c.balance + bindparam("a_amount"))
+)
+_TRANSFER_BY_KEY = select(_TRANSFERS.c.debit_id, _TRANSFERS.c.credit_id, _TRANSFERS.c.amount).where(
+    _TRANSFERS.c.key == bindparam("t_key")
+)
+_RECORD_TRANSFER = insert(_TRANSFERS)
 
 
 def account_id_sync(conn: Connection, name: str, kind: str, user_id: int | None = None) -> int:
     """The id of the ledger account called ``name``, opened (empty) if it does not exist yet."""
-    found = conn.scalar(select(LedgerAccount.id).where(LedgerAccount.name == name))
+    found = conn.execute(_ACCOUNT_ID, {"a_name": name}).scalar()
     if found is not None:
         return int(found)
     opened = conn.execute(
-        insert(LedgerAccount).values(
-            name=name, kind=kind, user_id=user_id, balance=0, created_at=time.time()
-        )
+        _OPEN_ACCOUNT,
+        {"name": name, "kind": kind, "user_id": user_id, "balance": 0, "created_at": time.time()},
     )
     return inserted_id(opened)
 
@@ -147,14 +172,7 @@ def account_id_sync(conn: Connection, name: str, kind: str, user_id: int | None 
 def _take_sync(conn: Connection, account_id: int, amount: int) -> None:
     """Debit ``amount`` from the account's cached balance, refused if that would overdraw it
     (the house excepted)."""
-    taken = conn.execute(
-        update(LedgerAccount)
-        .where(
-            LedgerAccount.id == account_id,
-            (LedgerAccount.kind == "house") | (LedgerAccount.balance >= amount),
-        )
-        .values(balance=LedgerAccount.balance - amount)
-    )
+    taken = conn.execute(_TAKE, {"a_id": account_id, "a_amount": amount})
     if taken.rowcount != 1:
         raise LedgerError(
             "insufficient_chips", f"There are not {amount:,} chips to move from there."
@@ -162,11 +180,7 @@ def _take_sync(conn: Connection, account_id: int, amount: int) -> None:
 
 
 def _give_sync(conn: Connection, account_id: int, amount: int) -> None:
-    conn.execute(
-        update(LedgerAccount)
-        .where(LedgerAccount.id == account_id)
-        .values(balance=LedgerAccount.balance + amount)
-    )
+    conn.execute(_GIVE, {"a_id": account_id, "a_amount": amount})
 
 
 def transfer_sync(
@@ -185,9 +199,7 @@ def transfer_sync(
         raise LedgerError("bad_amount", "A transfer moves a positive whole number of chips.")
     if debit_id == credit_id:
         raise LedgerError("bad_transfer", "A transfer moves chips between two accounts.")
-    existing = conn.execute(
-        select(Transfer.debit_id, Transfer.credit_id, Transfer.amount).where(Transfer.key == key)
-    ).first()
+    existing = conn.execute(_TRANSFER_BY_KEY, {"t_key": key}).first()
     if existing is not None:
         if tuple(existing) != (debit_id, credit_id, amount):
             raise LedgerError("key_reused", f"The transfer {key!r} was already made differently.")
@@ -198,21 +210,22 @@ def transfer_sync(
         else:
             _give_sync(conn, credit_id, amount)
     conn.execute(
-        insert(Transfer).values(
-            key=key,
-            debit_id=debit_id,
-            credit_id=credit_id,
-            amount=amount,
-            reason=reason,
-            memo=memo,
-            created_at=time.time(),
-        )
+        _RECORD_TRANSFER,
+        {
+            "key": key,
+            "debit_id": debit_id,
+            "credit_id": credit_id,
+            "amount": amount,
+            "reason": reason,
+            "memo": memo,
+            "created_at": time.time(),
+        },
     )
 
 
 def cached_balance_sync(conn: Connection, account_id: int) -> int:
     """The account's cached balance (equal to its transfers: :func:`ledger_audit`)."""
-    held = conn.scalar(select(LedgerAccount.balance).where(LedgerAccount.id == account_id))
+    held = conn.execute(_ACCOUNT_BALANCE, {"a_id": account_id}).scalar()
     if held is None:
         raise LedgerError("no_account", f"There is no ledger account {account_id}.")
     return int(held)
@@ -240,13 +253,11 @@ def settle_pot_sync(
     paying = [m for m in moves if m[2] != 0]
     if not paying:
         return
+    at = time.time()
     opened = conn.execute(
-        insert(LedgerAccount).values(
-            name=pot, kind="pot", user_id=None, balance=0, created_at=time.time()
-        )
+        _OPEN_ACCOUNT, {"name": pot, "kind": "pot", "user_id": None, "balance": 0, "created_at": at}
     )
     pot_id = inserted_id(opened)
-    at = time.time()
     rows = []
     for key, account_id, delta in sorted(paying, key=lambda m: m[1]):  # lock in id order
         if delta < 0:
@@ -266,7 +277,7 @@ def settle_pot_sync(
                 "created_at": at,
             }
         )
-    conn.execute(insert(Transfer), rows)
+    conn.execute(_RECORD_TRANSFER, rows)
 
 
 async def fill_wallet(

@@ -21,9 +21,9 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -207,6 +207,38 @@ class TableSettings:
         }
 
 
+_JOURNAL = cast(Table, JournalEntry.__table__)
+_HANDS = cast(Table, Hand.__table__)
+_HAND_SEATS = cast(Table, HandSeat.__table__)
+_SITTINGS = cast(Table, Sitting.__table__)
+_TABLES = cast(Table, GameTable.__table__)
+_USERS = cast(Table, User.__table__)
+# The group writer's statements, built once (binding values is all each action pays for).
+_WRITE_JOURNAL = insert(_JOURNAL)
+_OPEN_HAND = insert(_HANDS)
+_SEAT_HAND = insert(_HAND_SEATS)
+_SETTLE_HAND = (
+    update(_HANDS)
+    .where(_HANDS.c.id == bindparam("h_id"), _HANDS.c.status == "playing")
+    .values(status="settled", finished_at=bindparam("h_at"), history=bindparam("h_history"))
+)
+_HAND_SEAT_DELTA = (
+    update(_HAND_SEATS)
+    .where(_HAND_SEATS.c.hand_id == bindparam("h_id"), _HAND_SEATS.c.seat == bindparam("h_seat"))
+    .values(delta=bindparam("h_delta"))
+)
+_SNAPSHOT = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("g_id"))
+    .values(snapshot=bindparam("g_snapshot"), snapshot_state_id=bindparam("g_state_id"))
+)
+_OPEN_SITTING = insert(_SITTINGS)
+_CLOSE_SITTING = (
+    update(_SITTINGS).where(_SITTINGS.c.id == bindparam("s_id")).values(closed_at=bindparam("s_at"))
+)
+_ROLE = select(_USERS.c.role).where(_USERS.c.id == bindparam("u_id"))
+
+
 @dataclass(frozen=True)
 class _Written:
     """What a committed action tells its owner: the new hand's id, the new seats."""
@@ -240,14 +272,15 @@ class _Commit:
 
     def __call__(self, conn: Connection) -> _Written:
         conn.execute(
-            insert(JournalEntry).values(
-                table_id=self.table_id,
-                state_id=self.state_id,
-                action=self.action,
-                user_id=self.user_id,
-                client_id=self.client_id,
-                created_at=self.at,
-            )
+            _WRITE_JOURNAL,
+            {
+                "table_id": self.table_id,
+                "state_id": self.state_id,
+                "action": self.action,
+                "user_id": self.user_id,
+                "client_id": self.client_id,
+                "created_at": self.at,
+            },
         )
         pending: dict[int, Seated] = {}
         hand_id: int | None = None
@@ -270,18 +303,19 @@ class _Commit:
                 )
             elif isinstance(event, HandStarted):
                 made = conn.execute(
-                    insert(Hand).values(
-                        table_id=self.table_id,
-                        number=event.number,
-                        status="playing",
-                        commitment=event.commitment,
-                        start_state_id=self.state_id,
-                        started_at=self.at,
-                    )
+                    _OPEN_HAND,
+                    {
+                        "table_id": self.table_id,
+                        "number": event.number,
+                        "status": "playing",
+                        "commitment": event.commitment,
+                        "start_state_id": self.state_id,
+                        "started_at": self.at,
+                    },
                 )
                 hand_id = inserted_id(made)
                 conn.execute(
-                    insert(HandSeat),
+                    _SEAT_HAND,
                     [
                         {"hand_id": hand_id, "seat": seat, "user_id": self.seated[seat].user_id}
                         for seat in event.seats
@@ -294,9 +328,8 @@ class _Commit:
                 self._cash_out(conn, who, event.reason)
         if self.snapshot is not None:
             conn.execute(
-                update(GameTable)
-                .where(GameTable.id == self.table_id)
-                .values(snapshot=self.snapshot, snapshot_state_id=self.state_id)
+                _SNAPSHOT,
+                {"g_id": self.table_id, "g_snapshot": self.snapshot, "g_state_id": self.state_id},
             )
         return _Written(hand_id, pending)
 
@@ -314,15 +347,16 @@ class _Commit:
             memo=f"{self.table_name}, seat {event.seat}",
         )
         sitting = conn.execute(
-            insert(Sitting).values(
-                table_id=self.table_id,
-                seat=event.seat,
-                user_id=user_id,
-                escrow_id=escrow_id,
-                opened_at=self.at,
-            )
+            _OPEN_SITTING,
+            {
+                "table_id": self.table_id,
+                "seat": event.seat,
+                "user_id": user_id,
+                "escrow_id": escrow_id,
+                "opened_at": self.at,
+            },
         )
-        role = conn.scalar(select(User.role).where(User.id == user_id))
+        role = conn.execute(_ROLE, {"u_id": user_id}).scalar()
         sitting_id = inserted_id(sitting)
         return Seated(sitting_id, user_id, event.player, escrow_id, role == "bot")
 
@@ -340,7 +374,7 @@ class _Commit:
                 reason="cash-out",
                 memo=f"{self.table_name} ({reason})",
             )
-        conn.execute(update(Sitting).where(Sitting.id == who.sitting_id).values(closed_at=self.at))
+        conn.execute(_CLOSE_SITTING, {"s_id": who.sitting_id, "s_at": self.at})
 
     def _settle(self, conn: Connection, event: HandSettled) -> None:
         """Move the hand's chips through its pot, once: the hand row flips from playing to
@@ -349,9 +383,7 @@ class _Commit:
         assert hand_id is not None
         assert self.hand_number is not None
         flipped = conn.execute(
-            update(Hand)
-            .where(Hand.id == hand_id, Hand.status == "playing")
-            .values(status="settled", finished_at=self.at, history=self.history)
+            _SETTLE_HAND, {"h_id": hand_id, "h_at": self.at, "h_history": self.history}
         )
         if flipped.rowcount != 1:
             raise RuntimeError(f"hand {hand_id} is not in play; it cannot be settled again")
@@ -367,11 +399,9 @@ class _Commit:
             memo=f"{self.table_name}, hand {self.hand_number}",
         )
         conn.execute(
-            update(HandSeat)
-            .where(HandSeat.hand_id == bindparam("h"), HandSeat.seat == bindparam("s"))
-            .values(delta=bindparam("d")),
+            _HAND_SEAT_DELTA,
             [
-                {"h": hand_id, "s": seat, "d": delta}
+                {"h_id": hand_id, "h_seat": seat, "h_delta": delta}
                 for seat, delta in zip(event.seats, event.deltas, strict=True)
             ],
         )
