@@ -2,9 +2,11 @@
 
 Everything that touches a table — a player's decision, a timeout, a bot's move, a buy-in, a
 top-up, leaving, the next deal — goes through the owner's queue and the engine's ``apply``, one
-at a time. An accepted action is journaled (and its chips moved) in one database transaction
-**before** anyone hears of it; a hand settles in the same transaction as the action that ended
-it, keyed by the hand, so a retry can never pay twice. Each watcher then gets a frame built from
+at a time. An accepted action is journaled (and its chips moved) in a committed database
+transaction **before** anyone hears of it — the database's group writer commits the actions of
+every table waiting at that moment together (:mod:`thirteen.server.db.writer`); a hand settles
+in the same transaction as the action that ended it, keyed by the hand, so a retry can never pay
+twice. Each watcher then gets a frame built from
 ``view(state, its seat)`` and the events redacted for that seat, and nothing else.
 
 After a crash the table is rebuilt from the database alone: the snapshot written when the last

@@ -1,8 +1,11 @@
 """Connecting to the database: the engine, sessions, and migrations applied on start.
 
-SQLite runs with WAL, foreign keys and a busy timeout; PostgreSQL through asyncpg. Migrations
-are Alembic's, shipped inside the package, and run in a worker thread (Alembic's async env
-starts its own event loop).
+SQLite runs with WAL, foreign keys and a busy timeout, and ``synchronous=NORMAL``: a committed
+transaction survives the process crashing, while an operating-system crash or power loss may lose
+the last ones (the WAL is synced at checkpoints; ``docs/decisions.md``, "The room's writes").
+PostgreSQL runs through asyncpg. The tables' journal and chips are written by the database's
+group writer (:mod:`thirteen.server.db.writer`). Migrations are Alembic's, shipped inside the
+package, and run in a worker thread (Alembic's async env starts its own event loop).
 """
 
 from __future__ import annotations
