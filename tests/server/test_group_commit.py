@@ -5,6 +5,7 @@ of the others, and an action id accepted before a restart is still answered the 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -130,6 +131,32 @@ def test_a_failing_piece_loses_nothing_of_the_others(database_url: str) -> None:
     # the failed ones, not even the account the broken piece opened before it failed
     assert held == {"ann": 300, "bob": 300, "cat": 70}
     assert count == 4
+    assert problems == []
+
+
+def test_the_writer_waits_for_another_connections_write_lock(tmp_path: Path) -> None:
+    # SQLite only: PostgreSQL has row locks, not one write lock for the database
+    path = tmp_path / "locked.db"
+    database_url = f"sqlite+aiosqlite:///{path}"
+
+    async def body(db: Database) -> int:
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+            written = asyncio.ensure_future(db.write(grant("ann", 500)))
+            while db.writer.stats.waited == 0:  # let the writer find the lock taken
+                await asyncio.sleep(0)
+            assert not written.done()
+            other.execute("COMMIT")
+        finally:
+            other.close()
+        await written
+        return db.writer.stats.waited
+
+    assert run_with_db(database_url, body) >= 1
+    held, count, problems = asyncio.run(wallets(database_url))
+    assert held == {"ann": 500}
+    assert count == 1
     assert problems == []
 
 
