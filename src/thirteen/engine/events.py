@@ -199,13 +199,21 @@ def redact(event: Event, viewer: int | None) -> Event | None:
 
 def event_to_json(event: Event) -> dict[str, Any]:
     """``{"event": "CardsPlaced", …}`` with cards as text (hidden cards as ``"??"``)."""
-    out: dict[str, Any] = {"event": type(event).__name__}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        if f.name in ("cards", "front", "middle", "back") and isinstance(value, tuple):
-            out[f.name] = " ".join("??" if c < 0 else format_cards([c]) for c in value)
+    kind = type(event)
+    out: dict[str, Any] = {"event": kind.__name__}
+    names = _EVENT_FIELDS.get(kind)
+    if names is None:
+        names = _EVENT_FIELDS[kind] = tuple(f.name for f in dataclasses.fields(event))
+    for name in names:
+        value = getattr(event, name)
+        if name in ("cards", "front", "middle", "back") and isinstance(value, tuple):
+            out[name] = " ".join("??" if c < 0 else format_cards([c]) for c in value)
         elif isinstance(value, tuple):
-            out[f.name] = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[name] = [list(v) if isinstance(v, tuple) else v for v in value]
         else:
-            out[f.name] = value
+            out[name] = value
     return out
+
+
+_EVENT_FIELDS: dict[type, tuple[str, ...]] = {}
+"""Each event type's field names, looked up once (events go out with every action)."""

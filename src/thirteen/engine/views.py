@@ -269,9 +269,28 @@ def unseen_cards(table_view: TableView) -> tuple[Card, ...]:
 _CARD_FIELDS = {"front", "middle", "back", "cards", "discards"}
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+"""Each type's dataclass field names (``None``: not a dataclass), looked up once: a view is
+turned into JSON for every seat after every action."""
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    try:
+        return _FIELD_NAMES[cls]
+    except KeyError:
+        names = None
+        if dataclasses.is_dataclass(cls):
+            names = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELD_NAMES[cls] = names
+        return names
+
+
 def _to_json(value: Any, name: str = "") -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_json(getattr(value, f.name), f.name) for f in dataclasses.fields(value)}
+    if value is None or isinstance(value, str | int | float):
+        return value
+    names = _field_names(type(value))
+    if names is not None:
+        return {n: _to_json(getattr(value, n), n) for n in names}
     if name in _CARD_FIELDS and isinstance(value, tuple):
         return format_cards(value)
     if isinstance(value, tuple):

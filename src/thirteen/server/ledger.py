@@ -14,13 +14,17 @@ issued, so all balances together always sum to zero.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.engine.errors import RuleError
 from thirteen.server.db.models import LedgerAccount, Transfer
+from thirteen.server.db.writer import inserted_id
 
 HOUSE = "house"
 
@@ -123,6 +127,159 @@ async def transfer(
     return made
 
 
+# ----------------------------------------------------------------------------- Core, synchronous
+# The same movements for the group writer (:mod:`thirteen.server.db.writer`): Core statements on
+# a synchronous connection, inside the writer's transaction, no ORM unit of work. The statements
+# are built once, with bound parameters, so each use only binds values (building and hashing a
+# statement cost more than SQLite running it).
+
+_ACCOUNTS = cast(Table, LedgerAccount.__table__)
+_TRANSFERS = cast(Table, Transfer.__table__)
+_ACCOUNT_ID = select(_ACCOUNTS.c.id).where(_ACCOUNTS.c.name == bindparam("a_name"))
+_ACCOUNT_BALANCE = select(_ACCOUNTS.c.balance).where(_ACCOUNTS.c.id == bindparam("a_id"))
+_OPEN_ACCOUNT = insert(_ACCOUNTS)
+_TAKE = (
+    update(_ACCOUNTS)
+    .where(
+        _ACCOUNTS.c.id == bindparam("a_id"),
+        (_ACCOUNTS.c.kind == "house") | (_ACCOUNTS.c.balance >= bindparam("a_amount")),
+    )
+    .values(balance=_ACCOUNTS.c.balance - bindparam("a_amount"))
+)
+_GIVE = (
+    update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == bindparam("a_id"))
+    .values(balance=_ACCOUNTS.c.balance + bindparam("a_amount"))
+)
+_TRANSFER_BY_KEY = select(_TRANSFERS.c.debit_id, _TRANSFERS.c.credit_id, _TRANSFERS.c.amount).where(
+    _TRANSFERS.c.key == bindparam("t_key")
+)
+_RECORD_TRANSFER = insert(_TRANSFERS)
+
+
+def account_id_sync(conn: Connection, name: str, kind: str, user_id: int | None = None) -> int:
+    """The id of the ledger account called ``name``, opened (empty) if it does not exist yet."""
+    found = conn.execute(_ACCOUNT_ID, {"a_name": name}).scalar()
+    if found is not None:
+        return int(found)
+    opened = conn.execute(
+        _OPEN_ACCOUNT,
+        {"name": name, "kind": kind, "user_id": user_id, "balance": 0, "created_at": time.time()},
+    )
+    return inserted_id(opened)
+
+
+def _take_sync(conn: Connection, account_id: int, amount: int) -> None:
+    """Debit ``amount`` from the account's cached balance, refused if that would overdraw it
+    (the house excepted)."""
+    taken = conn.execute(_TAKE, {"a_id": account_id, "a_amount": amount})
+    if taken.rowcount != 1:
+        raise LedgerError(
+            "insufficient_chips", f"There are not {amount:,} chips to move from there."
+        )
+
+
+def _give_sync(conn: Connection, account_id: int, amount: int) -> None:
+    conn.execute(_GIVE, {"a_id": account_id, "a_amount": amount})
+
+
+def transfer_sync(
+    conn: Connection,
+    *,
+    key: str,
+    debit_id: int,
+    credit_id: int,
+    amount: int,
+    reason: str,
+    memo: str = "",
+) -> None:
+    """:func:`transfer` in Core on a synchronous connection: the same key again moves nothing
+    (another movement under it is refused); an overdraft raises ``insufficient_chips``."""
+    if amount <= 0:
+        raise LedgerError("bad_amount", "A transfer moves a positive whole number of chips.")
+    if debit_id == credit_id:
+        raise LedgerError("bad_transfer", "A transfer moves chips between two accounts.")
+    existing = conn.execute(_TRANSFER_BY_KEY, {"t_key": key}).first()
+    if existing is not None:
+        if tuple(existing) != (debit_id, credit_id, amount):
+            raise LedgerError("key_reused", f"The transfer {key!r} was already made differently.")
+        return
+    for account_id in sorted((debit_id, credit_id)):  # lock in id order, as transfer() does
+        if account_id == debit_id:
+            _take_sync(conn, debit_id, amount)
+        else:
+            _give_sync(conn, credit_id, amount)
+    conn.execute(
+        _RECORD_TRANSFER,
+        {
+            "key": key,
+            "debit_id": debit_id,
+            "credit_id": credit_id,
+            "amount": amount,
+            "reason": reason,
+            "memo": memo,
+            "created_at": time.time(),
+        },
+    )
+
+
+def cached_balance_sync(conn: Connection, account_id: int) -> int:
+    """The account's cached balance (equal to its transfers: :func:`ledger_audit`)."""
+    held = conn.execute(_ACCOUNT_BALANCE, {"a_id": account_id}).scalar()
+    if held is None:
+        raise LedgerError("no_account", f"There is no ledger account {account_id}.")
+    return int(held)
+
+
+def settle_pot_sync(
+    conn: Connection,
+    *,
+    pot: str,
+    moves: Sequence[tuple[str, int, int]],
+    reason: str,
+    memo: str,
+) -> None:
+    """Settle a hand through a new pot account called ``pot``: for each ``(key, account id,
+    delta)`` a loser (delta < 0) pays the pot and the pot pays a winner (delta > 0), one
+    transfer each under its key.
+
+    The deltas sum to zero (or nothing moves), so the pot ends empty: it is opened empty and its
+    cached balance is left at zero instead of rising and falling within this one transaction.
+    A pot that exists already, or a key used already, fails the statement and so the caller's
+    transaction: nothing is ever paid twice. A loser who holds less than they owe raises
+    ``insufficient_chips``."""
+    if sum(delta for _, _, delta in moves) != 0:
+        raise LedgerError("bad_transfer", "A hand's results must sum to zero.")
+    paying = [m for m in moves if m[2] != 0]
+    if not paying:
+        return
+    at = time.time()
+    opened = conn.execute(
+        _OPEN_ACCOUNT, {"name": pot, "kind": "pot", "user_id": None, "balance": 0, "created_at": at}
+    )
+    pot_id = inserted_id(opened)
+    rows = []
+    for key, account_id, delta in sorted(paying, key=lambda m: m[1]):  # lock in id order
+        if delta < 0:
+            _take_sync(conn, account_id, -delta)
+            debit, credit = account_id, pot_id
+        else:
+            _give_sync(conn, account_id, delta)
+            debit, credit = pot_id, account_id
+        rows.append(
+            {
+                "key": key,
+                "debit_id": debit,
+                "credit_id": credit,
+                "amount": abs(delta),
+                "reason": reason,
+                "memo": memo,
+                "created_at": at,
+            }
+        )
+    conn.execute(_RECORD_TRANSFER, rows)
+
+
 async def fill_wallet(
     session: AsyncSession, user_id: int, amount: int, *, key: str, memo: str
 ) -> LedgerAccount:
@@ -217,11 +374,15 @@ __all__ = [
     "LedgerError",
     "LedgerTotals",
     "account",
+    "account_id_sync",
     "balance",
+    "cached_balance_sync",
     "fill_wallet",
     "house",
     "ledger_audit",
+    "settle_pot_sync",
     "transfer",
+    "transfer_sync",
     "wallet",
     "wallet_name",
 ]

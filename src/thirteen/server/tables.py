@@ -2,9 +2,11 @@
 
 Everything that touches a table — a player's decision, a timeout, a bot's move, a buy-in, a
 top-up, leaving, the next deal — goes through the owner's queue and the engine's ``apply``, one
-at a time. An accepted action is journaled (and its chips moved) in one database transaction
-**before** anyone hears of it; a hand settles in the same transaction as the action that ended
-it, keyed by the hand, so a retry can never pay twice. Each watcher then gets a frame built from
+at a time. An accepted action is journaled (and its chips moved) in a committed database
+transaction **before** anyone hears of it — the database's group writer commits the actions of
+every table waiting at that moment together (:mod:`thirteen.server.db.writer`); a hand settles
+in the same transaction as the action that ended it, keyed by the hand, so a retry can never pay
+twice. Each watcher then gets a frame built from
 ``view(state, its seat)`` and the events redacted for that seat, and nothing else.
 
 After a crash the table is rebuilt from the database alone: the snapshot written when the last
@@ -21,9 +23,11 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from thirteen.bots.base import Bot
 from thirteen.bots.registry import make_bot
@@ -70,11 +74,11 @@ from thirteen.server.db.models import (
     Hand,
     HandSeat,
     JournalEntry,
-    LedgerAccount,
     Sitting,
     User,
 )
 from thirteen.server.db.session import Database
+from thirteen.server.db.writer import inserted_id
 from thirteen.server.metrics import Metrics
 from thirteen.server.protocol import CLOSE_GOING_AWAY, SEAT_ACTIONS, ProtocolError, error_frame
 
@@ -203,6 +207,206 @@ class TableSettings:
             "status": self.status,
             "rules": rules.to_dict(),
         }
+
+
+_JOURNAL = cast(Table, JournalEntry.__table__)
+_HANDS = cast(Table, Hand.__table__)
+_HAND_SEATS = cast(Table, HandSeat.__table__)
+_SITTINGS = cast(Table, Sitting.__table__)
+_TABLES = cast(Table, GameTable.__table__)
+_USERS = cast(Table, User.__table__)
+# The group writer's statements, built once (binding values is all each action pays for).
+_WRITE_JOURNAL = insert(_JOURNAL)
+_OPEN_HAND = insert(_HANDS)
+_SEAT_HAND = insert(_HAND_SEATS)
+_SETTLE_HAND = (
+    update(_HANDS)
+    .where(_HANDS.c.id == bindparam("h_id"), _HANDS.c.status == "playing")
+    .values(status="settled", finished_at=bindparam("h_at"), history=bindparam("h_history"))
+)
+_HAND_SEAT_DELTA = (
+    update(_HAND_SEATS)
+    .where(_HAND_SEATS.c.hand_id == bindparam("h_id"), _HAND_SEATS.c.seat == bindparam("h_seat"))
+    .values(delta=bindparam("h_delta"))
+)
+_SNAPSHOT = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("g_id"))
+    .values(snapshot=bindparam("g_snapshot"), snapshot_state_id=bindparam("g_state_id"))
+)
+_OPEN_SITTING = insert(_SITTINGS)
+_CLOSE_SITTING = (
+    update(_SITTINGS).where(_SITTINGS.c.id == bindparam("s_id")).values(closed_at=bindparam("s_at"))
+)
+_ROLE = select(_USERS.c.role).where(_USERS.c.id == bindparam("u_id"))
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What a committed action tells its owner: the new hand's id, the new seats."""
+
+    hand_id: int | None = None
+    seated: dict[int, Seated] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Commit:
+    """One accepted action's writes — its journal entry and every chip it moves — as Core
+    statements on a synchronous connection, for the group writer (:meth:`Database.write`).
+
+    Everything it needs is copied in when it is made, and it changes nothing in memory: it may
+    run twice (the first run rolled back with a batch that failed) and the owner applies the
+    :class:`_Written` it returns only once it is committed."""
+
+    table_id: int
+    table_name: str
+    state_id: int
+    action: str
+    user_id: int | None
+    client_id: str | None
+    at: float
+    events: tuple[Event, ...]
+    seated: dict[int, Seated]
+    hand_id: int | None
+    hand_number: int | None
+    history: str | None
+    snapshot: str | None
+
+    def __call__(self, conn: Connection) -> _Written:
+        conn.execute(
+            _WRITE_JOURNAL,
+            {
+                "table_id": self.table_id,
+                "state_id": self.state_id,
+                "action": self.action,
+                "user_id": self.user_id,
+                "client_id": self.client_id,
+                "created_at": self.at,
+            },
+        )
+        pending: dict[int, Seated] = {}
+        hand_id: int | None = None
+        for event in self.events:
+            if isinstance(event, PlayerSat):
+                assert self.user_id is not None
+                pending[event.seat] = self._buy_in(conn, event, self.user_id)
+            elif isinstance(event, PlayerToppedUp):
+                who = self.seated[event.seat]
+                ledger.transfer_sync(
+                    conn,
+                    key=f"top-up:t{self.table_id}:j{self.state_id}",
+                    debit_id=ledger.account_id_sync(
+                        conn, ledger.wallet_name(who.user_id), "wallet", who.user_id
+                    ),
+                    credit_id=who.escrow_id,
+                    amount=event.amount,
+                    reason="top-up",
+                    memo=f"{self.table_name}, seat {event.seat}",
+                )
+            elif isinstance(event, HandStarted):
+                made = conn.execute(
+                    _OPEN_HAND,
+                    {
+                        "table_id": self.table_id,
+                        "number": event.number,
+                        "status": "playing",
+                        "commitment": event.commitment,
+                        "start_state_id": self.state_id,
+                        "started_at": self.at,
+                    },
+                )
+                hand_id = inserted_id(made)
+                conn.execute(
+                    _SEAT_HAND,
+                    [
+                        {"hand_id": hand_id, "seat": seat, "user_id": self.seated[seat].user_id}
+                        for seat in event.seats
+                    ],
+                )
+            elif isinstance(event, HandSettled):
+                self._settle(conn, event)
+            elif isinstance(event, PlayerLeft):
+                who = self.seated.get(event.seat) or pending[event.seat]
+                self._cash_out(conn, who, event.reason)
+        if self.snapshot is not None:
+            conn.execute(
+                _SNAPSHOT,
+                {"g_id": self.table_id, "g_snapshot": self.snapshot, "g_state_id": self.state_id},
+            )
+        return _Written(hand_id, pending)
+
+    def _buy_in(self, conn: Connection, event: PlayerSat, user_id: int) -> Seated:
+        escrow_id = ledger.account_id_sync(
+            conn, f"escrow:t{self.table_id}:s{event.seat}:j{self.state_id}", "escrow", user_id
+        )
+        ledger.transfer_sync(
+            conn,
+            key=f"buy-in:t{self.table_id}:j{self.state_id}",
+            debit_id=ledger.account_id_sync(conn, ledger.wallet_name(user_id), "wallet", user_id),
+            credit_id=escrow_id,
+            amount=event.stack,
+            reason="buy-in",
+            memo=f"{self.table_name}, seat {event.seat}",
+        )
+        sitting = conn.execute(
+            _OPEN_SITTING,
+            {
+                "table_id": self.table_id,
+                "seat": event.seat,
+                "user_id": user_id,
+                "escrow_id": escrow_id,
+                "opened_at": self.at,
+            },
+        )
+        role = conn.execute(_ROLE, {"u_id": user_id}).scalar()
+        sitting_id = inserted_id(sitting)
+        return Seated(sitting_id, user_id, event.player, escrow_id, role == "bot")
+
+    def _cash_out(self, conn: Connection, who: Seated, reason: str) -> None:
+        held = ledger.cached_balance_sync(conn, who.escrow_id)
+        if held > 0:
+            ledger.transfer_sync(
+                conn,
+                key=f"cash-out:t{self.table_id}:j{self.state_id}:s{who.sitting_id}",
+                debit_id=who.escrow_id,
+                credit_id=ledger.account_id_sync(
+                    conn, ledger.wallet_name(who.user_id), "wallet", who.user_id
+                ),
+                amount=held,
+                reason="cash-out",
+                memo=f"{self.table_name} ({reason})",
+            )
+        conn.execute(_CLOSE_SITTING, {"s_id": who.sitting_id, "s_at": self.at})
+
+    def _settle(self, conn: Connection, event: HandSettled) -> None:
+        """Move the hand's chips through its pot, once: the hand row flips from playing to
+        settled in the same transaction, or the whole transaction fails."""
+        hand_id = self.hand_id
+        assert hand_id is not None
+        assert self.hand_number is not None
+        flipped = conn.execute(
+            _SETTLE_HAND, {"h_id": hand_id, "h_at": self.at, "h_history": self.history}
+        )
+        if flipped.rowcount != 1:
+            raise RuntimeError(f"hand {hand_id} is not in play; it cannot be settled again")
+        # losers pay into the pot, winners are paid from it: one transfer each, keyed by seat
+        ledger.settle_pot_sync(
+            conn,
+            pot=f"pot:t{self.table_id}:h{self.hand_number}",
+            moves=[
+                (f"hand:{hand_id}:seat:{seat}", self.seated[seat].escrow_id, delta)
+                for seat, delta in zip(event.seats, event.deltas, strict=True)
+            ],
+            reason="hand",
+            memo=f"{self.table_name}, hand {self.hand_number}",
+        )
+        conn.execute(
+            _HAND_SEAT_DELTA,
+            [
+                {"h_id": hand_id, "h_seat": seat, "h_delta": delta}
+                for seat, delta in zip(event.seats, event.deltas, strict=True)
+            ],
+        )
 
 
 BotFactory = Callable[[str, Rules], Bot]
@@ -383,9 +587,10 @@ class TableOwner:
         if key in self.answers:
             self.answers.move_to_end(key)
             return self.answers[key]
-        done = await self._journaled_answer(user_id, client_id)
-        if done is not None:
-            return done
+        # An id this owner has not answered may still have been accepted before a restart: the
+        # journal knows. It is asked only when the action is refused — by the engine, or by the
+        # journal's unique (table, user, client id) index when the same action is accepted
+        # again — so an action taken for the first time costs no read.
         try:
             action = self._action_for(request)
             if isinstance(action, UseTimeBank):  # spent before the frames that show it go out
@@ -396,16 +601,25 @@ class TableOwner:
                 who.bank_at = at
                 try:
                     await self._accept(action, user_id=user_id, client_id=client_id)
-                except RuleError:
+                except Exception:
                     who.bank, who.bank_at = kept
                     raise
             else:
                 await self._accept(action, user_id=user_id, client_id=client_id, request=request)
             answer = {"type": "ack", "id": client_id, "state_id": self.state.state_id}
         except RuleError as e:
-            answer = error_frame(e.code, e.message, client_id)
-            if e.code == "stale" and request.watcher is not None:
-                request.watcher.offer(self._snapshot(request.watcher, None))
+            done = await self._journaled_answer(user_id, client_id)
+            if done is not None:
+                answer = done
+            else:
+                answer = error_frame(e.code, e.message, client_id)
+                if e.code == "stale" and request.watcher is not None:
+                    request.watcher.offer(self._snapshot(request.watcher, None))
+        except IntegrityError:
+            done = await self._journaled_answer(user_id, client_id)
+            if done is None:
+                raise
+            answer = done
         self.answers[key] = answer
         if len(self.answers) > REMEMBERED_ANSWERS:
             self.answers.popitem(last=False)
@@ -536,154 +750,41 @@ class TableOwner:
         user_id: int | None,
         client_id: str | None,
     ) -> None:
+        """Journal ``action`` and move its chips in one transaction — the group writer's next
+        batch — and return once it is committed; only then does the table remember it."""
         at = now()
-        async with self.db.begin() as s:
-            s.add(
-                JournalEntry(
-                    table_id=self.id,
-                    state_id=new.state_id,
-                    action=json.dumps(action_to_json(action), separators=(",", ":")),
-                    user_id=user_id,
-                    client_id=client_id,
-                    created_at=at,
-                )
-            )
-            pending: dict[int, Seated] = {}
-            for event in events:
-                if isinstance(event, PlayerSat):
-                    assert user_id is not None
-                    pending[event.seat] = await self._buy_in(s, event, user_id, new.state_id)
-                elif isinstance(event, PlayerToppedUp):
-                    who = self.seated[event.seat]
-                    await ledger.transfer(
-                        s,
-                        key=f"top-up:t{self.id}:j{new.state_id}",
-                        debit=await ledger.wallet(s, who.user_id),
-                        credit=await self._escrow(s, who),
-                        amount=event.amount,
-                        reason="top-up",
-                        memo=f"{self.settings.name}, seat {event.seat}",
-                    )
-                elif isinstance(event, HandStarted):
-                    hand = Hand(
-                        table_id=self.id,
-                        number=event.number,
-                        status="playing",
-                        commitment=event.commitment,
-                        start_state_id=new.state_id,
-                        started_at=at,
-                    )
-                    s.add(hand)
-                    await s.flush()
-                    self._pending_hand_id = hand.id
-                    for seat in event.seats:
-                        s.add(
-                            HandSeat(hand_id=hand.id, seat=seat, user_id=self.seated[seat].user_id)
-                        )
-                elif isinstance(event, HandSettled):
-                    await self._settle(s, new, action, event, at)
-                elif isinstance(event, PlayerLeft):
-                    await self._cash_out(
-                        s,
-                        self.seated.get(event.seat) or pending[event.seat],
-                        at,
-                        new.state_id,
-                        event.reason,
-                    )
-            if any(isinstance(e, HandSettled) for e in events) or (
-                new.phase != Phase.PLAYING and new.state_id - self._snapshot_state_id >= 64
-            ):
-                await s.execute(
-                    update(GameTable)
-                    .where(GameTable.id == self.id)
-                    .values(
-                        snapshot=json.dumps(snapshot_to_json(new)), snapshot_state_id=new.state_id
-                    )
-                )
-                self._snapshot_state_id = new.state_id
-        for seat, who in pending.items():
+        snapshot: str | None = None
+        if any(isinstance(e, HandSettled) for e in events) or (
+            new.phase != Phase.PLAYING and new.state_id - self._snapshot_state_id >= 64
+        ):
+            snapshot = json.dumps(snapshot_to_json(new))
+        history = (
+            self._history_json(action, new)
+            if any(isinstance(e, HandSettled) for e in events)
+            else None
+        )
+        work = _Commit(
+            table_id=self.id,
+            table_name=self.settings.name,
+            state_id=new.state_id,
+            action=json.dumps(action_to_json(action), separators=(",", ":")),
+            user_id=user_id,
+            client_id=client_id,
+            at=at,
+            events=events,
+            seated=dict(self.seated),
+            hand_id=self.hand_id,
+            hand_number=new.hand.number if new.hand is not None else None,
+            history=history,
+            snapshot=snapshot,
+        )
+        written = await self.db.write(work)
+        if written.hand_id is not None:
+            self._pending_hand_id = written.hand_id
+        if snapshot is not None:
+            self._snapshot_state_id = new.state_id
+        for seat, who in written.seated.items():
             self.seated[seat] = who
-
-    async def _escrow(self, s: Any, who: Seated) -> Any:
-        found = await s.get(LedgerAccount, who.escrow_id)
-        assert found is not None
-        return found
-
-    async def _buy_in(self, s: Any, event: PlayerSat, user_id: int, state_id: int) -> Seated:
-        escrow = await ledger.account(
-            s, f"escrow:t{self.id}:s{event.seat}:j{state_id}", "escrow", user_id
-        )
-        await ledger.transfer(
-            s,
-            key=f"buy-in:t{self.id}:j{state_id}",
-            debit=await ledger.wallet(s, user_id),
-            credit=escrow,
-            amount=event.stack,
-            reason="buy-in",
-            memo=f"{self.settings.name}, seat {event.seat}",
-        )
-        sitting = Sitting(
-            table_id=self.id, seat=event.seat, user_id=user_id, escrow_id=escrow.id, opened_at=now()
-        )
-        s.add(sitting)
-        await s.flush()
-        user = await s.get(User, user_id)
-        is_bot = user is not None and user.role == "bot"
-        return Seated(sitting.id, user_id, event.player, escrow.id, is_bot)
-
-    async def _cash_out(self, s: Any, who: Seated, at: float, state_id: int, reason: str) -> None:
-        escrow = await self._escrow(s, who)
-        if escrow.balance > 0:
-            await ledger.transfer(
-                s,
-                key=f"cash-out:t{self.id}:j{state_id}:s{who.sitting_id}",
-                debit=escrow,
-                credit=await ledger.wallet(s, who.user_id),
-                amount=escrow.balance,
-                reason="cash-out",
-                memo=f"{self.settings.name} ({reason})",
-            )
-        await s.execute(update(Sitting).where(Sitting.id == who.sitting_id).values(closed_at=at))
-
-    async def _settle(
-        self, s: Any, new: TableState, action: Action, event: HandSettled, at: float
-    ) -> None:
-        """Move the hand's chips through its pot, once: the hand row flips from playing to
-        settled in the same transaction, or the whole transaction fails."""
-        hand = new.hand
-        assert hand is not None
-        hand_id = self.hand_id
-        assert hand_id is not None
-        flipped = await s.execute(
-            update(Hand)
-            .where(Hand.id == hand_id, Hand.status == "playing")
-            .values(status="settled", finished_at=at, history=self._history_json(action, new))
-            .execution_options(synchronize_session=False)
-        )
-        if flipped.rowcount != 1:
-            raise RuntimeError(f"hand {hand_id} is not in play; it cannot be settled again")
-        pot = await ledger.account(s, f"pot:t{self.id}:h{hand.number}", "pot")
-        order = sorted(zip(event.seats, event.deltas, strict=True), key=lambda sd: sd[1])
-        for seat, delta in order:  # losers pay into the pot first, then winners are paid
-            if delta == 0:
-                continue
-            escrow = await self._escrow(s, self.seated[seat])
-            debit, credit = (escrow, pot) if delta < 0 else (pot, escrow)
-            await ledger.transfer(
-                s,
-                key=f"hand:{hand_id}:seat:{seat}",
-                debit=debit,
-                credit=credit,
-                amount=abs(delta),
-                reason="hand",
-                memo=f"{self.settings.name}, hand {hand.number}",
-            )
-        for seat, delta in zip(event.seats, event.deltas, strict=True):
-            await s.execute(
-                update(HandSeat)
-                .where(HandSeat.hand_id == hand_id, HandSeat.seat == seat)
-                .values(delta=delta)
-            )
 
     def _history_json(self, last: Action, final: TableState) -> str:
         """The finished hand's full history with its result (``final``: the state after

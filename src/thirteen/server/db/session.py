@@ -1,28 +1,35 @@
 """Connecting to the database: the engine, sessions, and migrations applied on start.
 
-SQLite runs with WAL, foreign keys and a busy timeout; PostgreSQL through asyncpg. Migrations
-are Alembic's, shipped inside the package, and run in a worker thread (Alembic's async env
-starts its own event loop).
+SQLite runs with WAL, foreign keys and a busy timeout, and ``synchronous=NORMAL``: a committed
+transaction survives the process crashing, while an operating-system crash or power loss may lose
+the last ones (the WAL is synced at checkpoints; ``docs/decisions.md``, "The room's writes").
+PostgreSQL runs through asyncpg. The tables' journal and chips are written by the database's
+group writer (:mod:`thirteen.server.db.writer`). Migrations are Alembic's, shipped inside the
+package, and run in a worker thread (Alembic's async env starts its own event loop).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+
+from thirteen.server.db.writer import GroupWriter
+
+T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -75,12 +82,20 @@ async def migrate(url: str) -> None:
 
 
 class Database:
-    """The engine and a session factory. ``async with db.begin() as s`` is one transaction."""
+    """The engine and a session factory. ``async with db.begin() as s`` is one transaction;
+    ``await db.write(work)`` runs ``work`` in the group writer's next committed batch."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.writer = GroupWriter(url, self.engine)
+
+    async def write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` (Core statements on a synchronous connection) in the next batch of the
+        database's group writer: its result once committed, or its own exception with nothing
+        of it written (:mod:`thirteen.server.db.writer`)."""
+        return await self.writer.write(work)
 
     @asynccontextmanager
     async def begin(self) -> AsyncIterator[AsyncSession]:
@@ -112,6 +127,7 @@ class Database:
         return True
 
     async def close(self) -> None:
+        await self.writer.close()
         await self.engine.dispose()
 
 

@@ -1,0 +1,273 @@
+"""Group commit: one writer per database that commits every table's pending writes together.
+
+A table's owner hands :meth:`GroupWriter.write` a piece of work — a plain function of a
+synchronous SQLAlchemy :class:`~sqlalchemy.engine.Connection` that journals an action and moves
+its chips with Core statements — and waits for it. The writer takes every piece waiting at that
+moment (everything the event loop's current round made ready), runs them one after another in
+**one** transaction and commits once; each caller's ``await`` returns only after that commit, so
+an action is still durable before its table tells anyone of it. A busy room writes fewer, larger
+transactions, and an idle one writes each action at once (nothing waits on a timer).
+
+One piece that fails (a top-up the wallet cannot pay for, a resent action id) must not lose the
+others: the batch is rolled back and run again with each piece in a savepoint of its own, so
+each caller gets its own result or its own exception, exactly as if it had been alone. A piece
+is therefore a function of the database only (it may run twice, the first run rolled back), and
+it leaves the table's memory alone: the owner applies what it returns after the commit.
+
+On SQLite the writer has a connection of its own (the sqlite3 module, no thread hop per
+statement) and runs each batch right on the event loop: it takes the write lock first, at
+``BEGIN IMMEDIATE``, without waiting — when another connection holds it, the writer sleeps on
+the loop and tries again — so no statement after it ever waits, and a batch is a few
+milliseconds of work. (On a thread of its own it queued for the interpreter lock behind the loop
+at every statement, holding SQLite's write lock all the while: stalls of a second and
+``database is locked`` for everyone else.) Its WAL checkpoints, which sync the disk, run on a
+worker thread every few hundred pieces. On PostgreSQL the batch runs on a pooled asyncpg
+connection through :meth:`~sqlalchemy.ext.asyncio.AsyncConnection.run_sync`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Connection, CursorResult, Engine, make_url
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+T = TypeVar("T")
+Work = Callable[[Connection], Any]
+
+log = logging.getLogger("thirteen.server.db.writer")
+
+MAX_BATCH = 256
+"""Pieces of work in one transaction at most (the rest wait for the next one)."""
+BUSY_SECONDS = 10.0
+"""How long a batch waits for another connection's write lock before it fails (SQLite)."""
+CHECKPOINT_PIECES = 500
+"""Pieces written between two checkpoints of SQLite's WAL (a few megabytes of it)."""
+
+
+@dataclass
+class WriterStats:
+    """What the writer has done (for tests and the curious; not persisted)."""
+
+    batches: int = 0
+    """Transactions committed for a whole batch."""
+    pieces: int = 0
+    """Pieces of work that succeeded."""
+    largest: int = 0
+    """The most pieces one batch held."""
+    retried: int = 0
+    """Batches that failed whole and were run again piece by piece."""
+    waited: int = 0
+    """Times a batch found SQLite's write lock taken by another connection and waited."""
+
+
+class WriterBusyError(Exception):
+    """Another connection holds SQLite's write lock: the batch has not started; try again."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _outcomes(conn: Connection, batch: list[Work], stats: WriterStats) -> list[tuple[bool, Any]]:
+    """Run ``batch`` in one transaction; if anything in it fails, run it again in one
+    transaction with each piece in a savepoint of its own, so each piece succeeds or fails
+    alone. Raises :class:`WriterBusyError` (nothing done) when the write lock is taken."""
+    try:
+        with conn.begin():
+            results = [work(conn) for work in batch]
+    except WriterBusyError:
+        raise
+    except Exception as error:
+        if len(batch) == 1:
+            return [(False, error)]
+    else:
+        stats.batches += 1
+        stats.pieces += len(batch)
+        stats.largest = max(stats.largest, len(batch))
+        return [(True, r) for r in results]
+    stats.retried += 1
+    outcomes: list[tuple[bool, Any]] = []
+    with conn.begin():
+        for work in batch:
+            try:
+                with conn.begin_nested():
+                    result = work(conn)
+            except Exception as error:
+                outcomes.append((False, error))
+            else:
+                outcomes.append((True, result))
+    stats.pieces += sum(1 for ok, _ in outcomes if ok)
+    return outcomes
+
+
+def _sqlite_writer_engine(url: str) -> Engine | None:
+    """A synchronous engine on the same SQLite file for the writer (``None`` for an in-memory
+    database, which another connection would not see)."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if not database or database == ":memory:" or "mode=memory" in str(parsed.query):
+        return None
+    engine = create_engine(
+        parsed.set(drivername="sqlite"), connect_args={"check_same_thread": False}
+    )
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the writer says BEGIN itself (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        # never wait inside SQLite (that would stop the event loop): a taken lock is waited
+        # for by the writer, asleep on the loop; and checkpoints (which sync the disk) run in
+        # a thread of their own, not when a commit happens to cross the threshold
+        cursor.execute("PRAGMA busy_timeout=0")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        except OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                raise WriterBusyError(error) from error
+            raise
+
+    return engine
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key a one-row ``INSERT`` made."""
+    key = result.inserted_primary_key
+    if key is None or key[0] is None:
+        raise RuntimeError("the insert made no row")
+    return int(key[0])
+
+
+class GroupWriter:
+    """The database's one writer of journaled table actions (see the module's doc)."""
+
+    def __init__(self, url: str, engine: AsyncEngine, *, max_batch: int = MAX_BATCH) -> None:
+        self.max_batch = max_batch
+        self.stats = WriterStats()
+        self._engine = engine
+        self._sync_engine = _sqlite_writer_engine(url) if engine.dialect.name == "sqlite" else None
+        self._file = make_url(url).database or ""
+        self._conn: Connection | None = None
+        self._pending: list[tuple[Work, asyncio.Future[Any]]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._unchecked = 0
+        self._checkpoint: asyncio.Future[None] | None = None
+
+    async def write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in the next batch; its result once that batch is committed (or its
+        exception, the database left as if it had never run)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._pending.append((work, future))
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._drain(), name="group-writer")
+        return cast(T, await future)
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch = self._pending[: self.max_batch]
+            del self._pending[: self.max_batch]
+            try:
+                outcomes = await self._run([work for work, _ in batch])
+            except BaseException as error:  # the connection itself failed: tell every caller
+                outcomes = [(False, error)] * len(batch)
+                if not isinstance(error, Exception):
+                    for _, future in batch:
+                        if not future.done():
+                            future.cancel()
+                    raise
+            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                if future.done():  # its caller stopped waiting; what was written stays written
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+
+    async def _run(self, batch: list[Work]) -> list[tuple[bool, Any]]:
+        if self._sync_engine is not None:
+            return await self._run_sqlite(batch)
+        async with self._engine.connect() as conn:
+            return await conn.run_sync(_outcomes, batch, self.stats)
+
+    async def _run_sqlite(self, batch: list[Work]) -> list[tuple[bool, Any]]:
+        """Run the batch right here on the event loop: a batch is a few milliseconds of work
+        whose statements never wait (the lock is taken first, or not at all), and running it on
+        another thread only made it queue for the interpreter lock behind the loop, holding
+        SQLite's write lock all the while."""
+        assert self._sync_engine is not None
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + BUSY_SECONDS
+        pause = 0.001
+        while True:
+            if self._conn is None:
+                self._conn = self._sync_engine.connect()
+            try:
+                outcomes = _outcomes(self._conn, batch, self.stats)
+            except WriterBusyError as busy:  # another connection writes: wait for it, asleep
+                self.stats.waited += 1
+                if loop.time() >= give_up:
+                    raise busy.error from None
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, 0.05)
+                continue
+            except Exception:
+                conn, self._conn = self._conn, None
+                conn.close()  # a connection in an unknown state is not used again
+                raise
+            self._unchecked += len(batch)
+            if self._unchecked >= CHECKPOINT_PIECES and self._checkpoint is None:
+                self._unchecked = 0
+                self._checkpoint = loop.run_in_executor(None, self._checkpoint_now)
+                self._checkpoint.add_done_callback(self._checkpointed)
+            return outcomes
+
+    def _checkpoint_now(self) -> None:
+        """Copy the WAL into the database file (and sync it), on a thread and a connection of
+        its own; PASSIVE: it never waits for, nor blocks, the writer or any reader."""
+        with contextlib.closing(sqlite3.connect(self._file, isolation_level=None)) as conn:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def _checkpointed(self, done: asyncio.Future[None]) -> None:
+        self._checkpoint = None
+        if not done.cancelled() and done.exception() is not None:
+            log.warning("checkpoint failed", extra={"error": repr(done.exception())})
+
+    async def close(self) -> None:
+        """Finish what is waiting, then let go of the writer's connection."""
+        if self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+        if self._checkpoint is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            conn.close()
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
+
+
+__all__ = [
+    "BUSY_SECONDS",
+    "MAX_BATCH",
+    "GroupWriter",
+    "WriterBusyError",
+    "WriterStats",
+    "inserted_id",
+]

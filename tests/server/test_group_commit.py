@@ -1,0 +1,191 @@
+"""The group writer on SQLite and PostgreSQL: the pieces of work of many tables gathered into
+one transaction are all durable once their callers hear back, a piece that fails loses nothing
+of the others, and an action id accepted before a restart is still answered the same way."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from services import room_process
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from thirteen.client import RoomClient
+from thirteen.server import ledger
+from thirteen.server.audit import audit
+from thirteen.server.db.models import LedgerAccount, Transfer
+from thirteen.server.db.session import Database, migrate
+
+T = TypeVar("T")
+
+
+def run_with_db(url: str, body: Callable[[Database], Awaitable[T]]) -> T:
+    async def main() -> T:
+        await migrate(url)
+        db = Database(url)
+        try:
+            return await body(db)
+        finally:
+            await db.close()
+
+    return asyncio.run(main())
+
+
+def grant(user: str, amount: int) -> Callable[[Connection], int]:
+    """A piece of work: the house grants ``amount`` to ``user``'s wallet; the wallet's id."""
+
+    def work(conn: Connection) -> int:
+        wallet = ledger.account_id_sync(conn, f"wallet:{user}", "wallet")
+        ledger.transfer_sync(
+            conn,
+            key=f"grant:{user}",
+            debit_id=ledger.account_id_sync(conn, ledger.HOUSE, "house"),
+            credit_id=wallet,
+            amount=amount,
+            reason="grant",
+        )
+        return wallet
+
+    return work
+
+
+def spend(user: str, amount: int) -> Callable[[Connection], None]:
+    """A piece of work that moves ``amount`` from ``user``'s wallet back to the house."""
+
+    def work(conn: Connection) -> None:
+        ledger.transfer_sync(
+            conn,
+            key=f"spend:{user}",
+            debit_id=ledger.account_id_sync(conn, f"wallet:{user}", "wallet"),
+            credit_id=ledger.account_id_sync(conn, ledger.HOUSE, "house"),
+            amount=amount,
+            reason="spend",
+        )
+
+    return work
+
+
+def broken(conn: Connection) -> None:
+    ledger.account_id_sync(conn, "wallet:broken", "wallet")  # written, then rolled back
+    raise RuntimeError("this piece fails after writing")
+
+
+async def wallets(url: str) -> tuple[dict[str, int], int, list[str]]:
+    """What a fresh connection to the database finds: wallets, transfers, audit problems."""
+    db = Database(url)
+    try:
+        async with db.begin() as s:
+            rows = (await s.execute(select(LedgerAccount.name, LedgerAccount.balance))).all()
+            count = int(await s.scalar(select(func.count()).select_from(Transfer)) or 0)
+        report = await audit(db)
+    finally:
+        await db.close()
+    held = {name.removeprefix("wallet:"): balance for name, balance in rows if name != "house"}
+    return held, count, report.problems
+
+
+def test_many_tables_writes_commit_together_and_are_durable(database_url: str) -> None:
+    users = [f"p{i}" for i in range(12)]
+
+    async def body(db: Database) -> tuple[list[int], int, int]:
+        ids = await asyncio.gather(*(db.write(grant(u, 100 + i)) for i, u in enumerate(users)))
+        return list(ids), db.writer.stats.batches, db.writer.stats.largest
+
+    ids, batches, largest = run_with_db(database_url, body)
+    # all twelve were waiting when the writer woke: one transaction held them all
+    assert (batches, largest) == (1, len(users))
+    assert len(set(ids)) == len(users)
+    held, count, problems = asyncio.run(wallets(database_url))
+    assert held == {u: 100 + i for i, u in enumerate(users)}
+    assert count == len(users)
+    assert problems == []
+
+
+def test_a_failing_piece_loses_nothing_of_the_others(database_url: str) -> None:
+    async def body(db: Database) -> tuple[list[Any], int]:
+        await db.write(grant("ann", 500))
+        outcomes = await asyncio.gather(
+            db.write(grant("bob", 300)),
+            db.write(spend("ann", 10_000)),  # more than ann has: refused
+            db.write(broken),
+            db.write(spend("ann", 200)),
+            db.write(grant("cat", 70)),
+            return_exceptions=True,
+        )
+        return outcomes, db.writer.stats.retried
+
+    outcomes, retried = run_with_db(database_url, body)
+    assert retried == 1
+    assert isinstance(outcomes[0], int)
+    assert isinstance(outcomes[1], ledger.LedgerError)
+    assert outcomes[1].code == "insufficient_chips"
+    assert isinstance(outcomes[2], RuntimeError)
+    assert outcomes[3] is None
+    assert isinstance(outcomes[4], int)
+    held, count, problems = asyncio.run(wallets(database_url))
+    # the good pieces, each once (their first run was rolled back with the batch); nothing of
+    # the failed ones, not even the account the broken piece opened before it failed
+    assert held == {"ann": 300, "bob": 300, "cat": 70}
+    assert count == 4
+    assert problems == []
+
+
+def test_the_writer_waits_for_another_connections_write_lock(tmp_path: Path) -> None:
+    # SQLite only: PostgreSQL has row locks, not one write lock for the database
+    path = tmp_path / "locked.db"
+    database_url = f"sqlite+aiosqlite:///{path}"
+
+    async def body(db: Database) -> int:
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+            written = asyncio.ensure_future(db.write(grant("ann", 500)))
+            while db.writer.stats.waited == 0:  # let the writer find the lock taken
+                await asyncio.sleep(0)
+            assert not written.done()
+            other.execute("COMMIT")
+        finally:
+            other.close()
+        await written
+        return db.writer.stats.waited
+
+    assert run_with_db(database_url, body) >= 1
+    held, count, problems = asyncio.run(wallets(database_url))
+    assert held == {"ann": 500}
+    assert count == 1
+    assert problems == []
+
+
+def test_an_accepted_action_id_is_answered_the_same_after_a_restart(
+    database_url: str, tmp_path: Path
+) -> None:
+    with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
+        boss.sign_up("boss", "the boss password")
+        table = boss.create_table("ofc", max_buy_in=400)["id"]
+        with RoomClient(served.url) as ann:
+            ann.sign_up("ann", "ann's password")
+            conn = ann.open_table(table)
+            sat = conn.do({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1")
+            left = conn.do({"type": "leave"}, ident="leave-1")
+            conn.close()
+        served.kill()
+    with room_process(database_url, tmp_path) as served, RoomClient(served.url) as ann:
+        ann.log_in("ann", "ann's password")
+        conn = ann.open_table(table)
+        # the engine would take this sit again (the seat is free): the journal refuses the
+        # same id, and the first answer comes back; no chips move
+        again = conn.answer(conn.act({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1"))
+        # this one the engine refuses (ann is not seated): the journal still knows it
+        left_again = conn.answer(conn.act({"type": "leave"}, ident="leave-1"))
+        assert (again, left_again) == (sat, left)
+        assert ann.me()["balance"] == 10_000
+        assert conn.view["seats"][1] is None
+        # a new id is a new action
+        fresh = conn.do({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-2")
+        assert fresh["state_id"] > left["state_id"]
+        assert ann.me()["balance"] == 10_000 - 300
+        conn.close()
