@@ -40,7 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = Accounts(db, settings)
         app.state.room = Room(db, settings, app.state.accounts, app.state.metrics)
         await app.state.room.open()
-        failpoints.arm(db.engine, settings.chaos_kill_after)
+        failpoints.arm(db, settings.chaos_kill_after)
         log.info("room open; histories signed with Ed25519 key %s", signer.key_id)
         try:
             yield
