@@ -95,7 +95,9 @@ def place(page: Page, card: str, zone: str, how: str) -> None:
 
 
 def drag(page: Page, source: Locator, target: Locator) -> None:
-    """A mouse drag in steps (pointer events all the way)."""
+    """A mouse drag in steps (pointer events all the way), the setter in view."""
+    source.scroll_into_view_if_needed()
+    target.scroll_into_view_if_needed()
     a = source.bounding_box()
     b = target.bounding_box()
     assert a

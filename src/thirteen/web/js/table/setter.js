@@ -182,8 +182,7 @@ export class Arrangement {
 
   /** The arrangement can be played. */
   complete() {
-    if (!ROWS.every((r) => this.full(r))) return false;
-    if (this.mode === "set") return true;
+    if (this.mode === "set") return ROWS.every((r) => this.full(r));
     return this.set.length === 0 && this.discard.every((s) => s.card);
   }
 

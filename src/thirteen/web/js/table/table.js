@@ -387,6 +387,7 @@ export function render(main, params) {
         class: classes.join(" "),
         "aria-label": `Seat ${index + 1}: ${seat.player}${isMe ? " (you)" : ""}`,
         "data-seat": index,
+        "data-position": board ? board.position : null,
       },
       head,
       state,
