@@ -39,6 +39,7 @@ STATUS_BY_CODE = {
     "key_reused": 409,
     "seat_taken": 409,
     "rate_limited": 429,
+    "bad_cards": 422,
 }
 
 CSP = (

@@ -12,7 +12,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
 import thirteen
-from thirteen.server import api, histories, lobby, routes, web, ws
+from thirteen.server import api, assist, histories, lobby, routes, web, ws
 from thirteen.server.accounts import Accounts
 from thirteen.server.db.session import Database, migrate
 from thirteen.server.metrics import Metrics
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.signer = signer
     app.state.metrics = Metrics()
     api.install(app)
-    for module in (routes, lobby, histories, ws):
+    for module in (routes, lobby, assist, histories, ws):
         app.include_router(module.router)
 
     @app.get("/metrics", include_in_schema=False)
