@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
@@ -63,6 +64,22 @@ def test_chinese_hands_to_the_showdown(preset: str, boss: RoomClient, new_contex
     # hand 2: everyone
     snapshots: dict[str, list[tuple[int, str]]] = {"ann": [], "bob": []}
     rows = plan(ann, preset, seed=1)
+    # middle and back swapped: the page warns of the foul the room's evaluation finds
+    swapped = {"back": rows["middle"], "middle": rows["back"], "front": rows["front"]}
+    verdict = boss.request(
+        "GET",
+        f"/api/tables/{tid}/evaluate?" + urlencode({k: " ".join(v) for k, v in swapped.items()}),
+    )
+    click_fill(ann, swapped)
+    expect(play_button).to_be_enabled()
+    setter = ann.locator(".setter")
+    if verdict["foul"]:
+        expect(setter.get_by_text(verdict["warning"])).to_be_visible()
+    back_name = ann.get_by_role("region", name="Back").locator(".hand-name")
+    expect(back_name).to_contain_text(verdict["rows"][2]["name"])
+    ann.get_by_role("button", name="Reset all").click()
+    assert len(hand_cards(ann)) == 13
+    expect(setter.get_by_text("Warning")).to_have_count(0)
     click_fill(ann, {"back": rows["back"][:4]})
     expect(play_button).to_be_disabled()
     # a double-click sends a card back to the end of the set; a drag puts it back

@@ -226,7 +226,9 @@ export function render(main, params) {
     busy = false;
     hint = null;
     evaluation = null;
+    evaluationKey = "";
     message = "";
+    scheduleEvaluate();
     const what =
       me.mode === "set"
         ? cards.length > 13
@@ -528,7 +530,7 @@ export function render(main, params) {
       button("Play", play, { class: "primary", disabled: busy || !a.complete(), "data-focus": "play" }),
     );
     const warning = evaluation?.foul
-      ? `Warning: ${evaluation.warning || "this arrangement fouls"}.`
+      ? `Warning: ${evaluation.warning || "this hand would foul."}`
       : evaluation?.warning || "";
     const royalties = evaluation && !evaluation.foul && evaluation.royalties
       ? `Royalties: ${evaluation.royalties}.`
@@ -769,7 +771,6 @@ export function render(main, params) {
       redraw();
       return;
     }
-    if (!settings?.evaluate) return;
     try {
       const query = new URLSearchParams(rows).toString();
       const answer = await request("GET", `/api/tables/${tableId}/evaluate?${query}`);
