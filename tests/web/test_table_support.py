@@ -180,6 +180,15 @@ def results_of(page: Page, hand: int) -> dict[str, tuple[int, int]]:
     return out
 
 
+def hand_number(page: Page) -> int:
+    """The number of the hand the page shows."""
+    status = page.locator(".table-status")
+    expect(status).to_contain_text(re.compile(r"Hand \d+"))
+    found = re.search(r"Hand (\d+)", status.inner_text())
+    assert found
+    return int(found.group(1))
+
+
 def last_result(page: Page) -> int:
     """The chips the account won or lost in its latest hand, as the room settled it."""
     hands = page.request.get("/api/hands").json()

@@ -148,6 +148,14 @@ export function render(main, params) {
   const ticker = window.setInterval(tick, 250);
   const onVisible = () => tick();
   document.addEventListener("visibilitychange", onVisible);
+  // a browser that knows it went offline: drop the socket now (it reconnects with `since` and
+  // resends what was not answered) rather than wait for the room's pings to give up on it
+  const onOffline = () => {
+    if (socket.state === "open") socket.ws?.close(1000);
+  };
+  const onOnline = () => scheduleEvaluate();
+  window.addEventListener("offline", onOffline);
+  window.addEventListener("online", onOnline);
 
   /** @param {Frame} frame */
   function onFrame(frame) {
@@ -765,6 +773,7 @@ export function render(main, params) {
     const rows = Object.fromEntries(ROWS.map((r) => [r, a.rowCards(r).join(" ")]));
     const key = `${a.key}|${rows.front}|${rows.middle}|${rows.back}`;
     if (key === evaluationKey) return;
+    if (!navigator.onLine) return; // asked again when back online
     evaluationKey = key;
     if (!rows.front && !rows.middle && !rows.back) {
       evaluation = null;
@@ -973,6 +982,8 @@ export function render(main, params) {
     window.clearInterval(ticker);
     window.clearTimeout(evaluateTimer);
     document.removeEventListener("visibilitychange", onVisible);
+    window.removeEventListener("offline", onOffline);
+    window.removeEventListener("online", onOnline);
     connectionBanner(null);
     document.title = "Thirteen";
   };
