@@ -60,13 +60,15 @@ def street(page: Page, preset: str, how: str, seed: int) -> None:
             for card in rows.get(zone, []):
                 place(page, card, zone, "key" if how == "click" else how)
     expect(play).to_be_enabled()
+    key = page.locator(".setter").get_attribute("data-key")
     if how == "tap":
         play.tap()
     elif how == "key":
         page.keyboard.press("Enter")
     else:
         play.click()
-    expect(page.get_by_role("region", name="Your cards")).to_be_hidden(timeout=30_000)
+    # the decision is gone (the next street may follow at once)
+    expect(page.locator(f'.setter[data-key="{key}"]')).to_have_count(0, timeout=30_000)
 
 
 @pytest.mark.parametrize("preset", OFC)

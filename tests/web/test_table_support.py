@@ -119,8 +119,9 @@ def click_fill(page: Page, rows: dict[str, list[str]]) -> None:
 def play(page: Page) -> None:
     button = page.get_by_role("button", name="Play", exact=True)
     expect(button).to_be_enabled()
+    key = page.locator(".setter").get_attribute("data-key")
     button.click()
-    expect(page.get_by_role("region", name="Your cards")).to_be_hidden(timeout=30_000)
+    expect(page.locator(f'.setter[data-key="{key}"]')).to_have_count(0, timeout=30_000)
 
 
 CARD_CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")

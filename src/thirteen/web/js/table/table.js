@@ -388,7 +388,7 @@ export function render(main, params) {
     );
     const state = h("p", { class: "seat-state" }, seatState(seat, view ?? {}, away));
     let body = null;
-    if (isMe && arrangement) body = setterElement();
+    if (isMe && arrangement) body = currentSetter();
     else if (board) body = boardElement(board, isMe ? hand.me : null);
     const result = hand?.results?.find((/** @type {any} */ r) => r.seat === index);
     return h(
@@ -410,6 +410,29 @@ export function render(main, params) {
 
   // ---- the setter ----
 
+  /** @type {HTMLElement | null} */
+  let setterNode = null;
+  let setterSignature = "";
+
+  /** The setter, kept as it is across frames that change nothing it shows (a drag or a focus
+   * in progress is not disturbed by other players' moves). */
+  function currentSetter() {
+    const me = view?.hand?.me;
+    const signature = [
+      arrangement?.key,
+      busy,
+      message,
+      me?.can_surrender,
+      Math.floor(timeBank ?? 0),
+      JSON.stringify(me?.naturals ?? []),
+    ].join("|");
+    if (!setterNode || signature !== setterSignature) {
+      setterNode = setterElement();
+      setterSignature = signature;
+    }
+    return setterNode;
+  }
+
   function setterElement() {
     const a = /** @type {Arrangement} */ (arrangement);
     const me = view?.hand?.me;
@@ -421,7 +444,6 @@ export function render(main, params) {
           slot.card ? cardButton(slot.card, slot.locked) : null,
         ),
       );
-      const ev = evaluation?.rows?.find((/** @type {any} */ r) => r.row === row);
       return h(
         "div",
         {
@@ -434,11 +456,7 @@ export function render(main, params) {
           "div",
           { class: "outline-head" },
           h("span", { class: "row-label", "aria-hidden": "true" }, ROW_NAMES[row]),
-          h(
-            "span",
-            { class: "hand-name", "data-row": row },
-            ev?.name ? `${ev.name}${ev.royalty ? ` · royalty ${ev.royalty}` : ""}` : "",
-          ),
+          h("span", { class: "hand-name", "data-row": row }),
           h(
             "button",
             {
@@ -537,12 +555,6 @@ export function render(main, params) {
     buttons.push(
       button("Play", play, { class: "primary", disabled: busy || !a.complete(), "data-focus": "play" }),
     );
-    const warning = evaluation?.foul
-      ? `Warning: ${evaluation.warning || "this hand would foul."}`
-      : evaluation?.warning || "";
-    const royalties = evaluation && !evaluation.foul && evaluation.royalties
-      ? `Royalties: ${evaluation.royalties}.`
-      : "";
     const hintBox = hint
       ? h(
           "div",
@@ -560,18 +572,13 @@ export function render(main, params) {
       "div",
       { class: "setter", "data-key": a.key },
       h("div", { class: "outlines" }, ...rows, discard),
-      h(
-        "p",
-        { class: `evaluation${evaluation?.foul ? " foul" : ""}`, "aria-live": "polite" },
-        warning,
-        warning && royalties ? " " : "",
-        royalties,
-      ),
+      h("p", { class: "evaluation", "aria-live": "polite" }),
       set,
       h("div", { class: "setter-buttons" }, ...buttons),
       hintBox,
       h("p", { class: "setter-message", role: "alert" }, message),
     );
+    showEvaluation(root);
     root.addEventListener("pointerdown", (event) => {
       lastPointer = event.pointerType || "mouse";
     });
@@ -712,7 +719,8 @@ export function render(main, params) {
   function redraw() {
     const focus = rememberFocus();
     const old = felt.querySelector(".setter");
-    if (old && arrangement) old.replaceWith(setterElement());
+    setterNode = null;
+    if (old && arrangement) old.replaceWith(currentSetter());
     else draw();
     restoreFocus(focus);
   }
@@ -762,6 +770,27 @@ export function render(main, params) {
     }
   }
 
+  /** Each row's name, the foul warning, the royalties: written in place (no redraw).
+   * @param {ParentNode} root */
+  function showEvaluation(root) {
+    for (const el of root.querySelectorAll(".hand-name[data-row]")) {
+      const row = /** @type {HTMLElement} */ (el).dataset.row;
+      const ev = evaluation?.rows?.find((/** @type {any} */ r) => r.row === row);
+      el.textContent = ev?.name ? `${ev.name}${ev.royalty ? ` · royalty ${ev.royalty}` : ""}` : "";
+    }
+    const p = root.querySelector(".evaluation");
+    if (!p) return;
+    const warning = evaluation?.foul
+      ? `Warning: ${evaluation.warning || "this hand would foul."}`
+      : evaluation?.warning || "";
+    const royalties =
+      evaluation && !evaluation.foul && evaluation.royalties
+        ? `Royalties: ${evaluation.royalties}.`
+        : "";
+    p.textContent = [warning, royalties].filter(Boolean).join(" ");
+    p.classList.toggle("foul", Boolean(evaluation?.foul));
+  }
+
   function scheduleEvaluate() {
     window.clearTimeout(evaluateTimer);
     evaluateTimer = window.setTimeout(evaluate, 250);
@@ -777,7 +806,7 @@ export function render(main, params) {
     evaluationKey = key;
     if (!rows.front && !rows.middle && !rows.back) {
       evaluation = null;
-      redraw();
+      if (setterNode) showEvaluation(setterNode);
       return;
     }
     try {
@@ -785,7 +814,7 @@ export function render(main, params) {
       const answer = await request("GET", `/api/tables/${tableId}/evaluate?${query}`);
       if (evaluationKey !== key || arrangement !== a) return;
       evaluation = answer;
-      redraw();
+      if (setterNode) showEvaluation(setterNode);
     } catch {
       // the names are a help, never a condition for playing
     }
