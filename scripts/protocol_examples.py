@@ -260,6 +260,9 @@ def chinese(url: str, boss: RoomClient, ex: Examples) -> None:
     ann.do({"type": "sit_in"}, ident="in-2")
     wait_event(ann, "HandStarted", number=3)
     ann.reconnect()
+    gone = wait_type(spectator, "presence")  # she was gone for a moment: only the bot is left
+    assert gone["connected"] == [0], gone
+    ex["server:presence"] = gone
     back = ann.frames[-1]  # the snapshot of a reconnection with since=: the events missed
     assert back["type"] == "snapshot", back
     assert back["events"], back

@@ -8,7 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
-from thirteen.client import RoomClient
+from thirteen.client import RoomClient, RoomError
+from thirteen.engine.cards import parse_cards
 
 
 @pytest.fixture
@@ -91,3 +92,100 @@ def test_bad_cards_and_unknown_tables_are_refused_with_a_sentence(
     )
     boss.request("DELETE", f"/api/tables/{table}")  # no hand in play: it closes at once
     assert _refusal(_evaluate(client, table))[:2] == (404, "no_table")
+
+
+# ----------------------------------------------------------------------------- hints
+def _hint(client: RoomClient, table_id: int) -> dict[str, Any]:
+    answer: dict[str, Any] = client.request("GET", f"/api/tables/{table_id}/hint")
+    return answer
+
+
+def _refused(client: RoomClient, table_id: int) -> tuple[int, str]:
+    with pytest.raises(RoomError) as refused:
+        _hint(client, table_id)
+    return refused.value.status, refused.value.code
+
+
+def _mine(hint: dict[str, Any], me: dict[str, Any]) -> None:
+    """Every card the hint names is the seat's own, to play now."""
+    named = [
+        c for k in ("front", "middle", "back", "discard") for c in parse_cards(hint.get(k, ""))
+    ]
+    assert set(named) <= set(parse_cards(me["cards"]))
+    assert len(named) == len(set(named))
+
+
+def test_a_practice_hint_is_the_strong_setters_move_and_the_table_takes_it(
+    room: str, boss: RoomClient, client: httpx.Client
+) -> None:
+    table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic", practice=True)
+    tid = table["id"]
+    with RoomClient(room) as ann, RoomClient(room) as bob:
+        ann.sign_up("ann", "ann's password")
+        bob.sign_up("bob", "bob's password")
+        conn = ann.open_table(tid)
+        assert _refused(ann, tid) == (403, "not_seated")
+        conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
+        if not conn.my_turn():
+            conn.wait(lambda f: f["type"] in ("snapshot", "update") and conn.my_turn())
+        hint = _hint(ann, tid)
+        assert hint["state_id"] <= conn.state_id
+        assert hint["action"]["type"] in ("set_hand", "declare_natural", "surrender")
+        assert isinstance(hint["ev"], float)
+        assert hint["text"].endswith(" points a hand.")
+        if hint["action"]["type"] == "set_hand":
+            _mine(hint["action"], conn.me or {})
+            assert set(hint["action"]) == {"type", "front", "middle", "back"}
+            assert hint["text"].startswith("Back: ")
+        assert _hint(ann, tid) == hint  # asked again (even after the bot set): the same answer
+        # a spectator (logged in or not) gets no hint; the table takes the seat's
+        assert _refused(bob, tid) == (403, "not_seated")
+        assert client.get(f"/api/tables/{tid}/hint").json()["error"]["code"] == "not_logged_in"
+        assert conn.do(hint["action"], state_id=hint["state_id"])["type"] == "ack"
+        assert _refused(ann, tid) == (409, "not_your_turn")
+        conn.close()
+
+
+def test_a_table_that_is_not_for_practice_gives_no_hints(
+    room: str, boss: RoomClient, client: httpx.Client
+) -> None:
+    table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic")
+    with RoomClient(room) as ann:
+        ann.sign_up("ann", "ann's password")
+        conn = ann.open_table(table["id"])
+        conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
+        if not conn.my_turn():
+            conn.wait(lambda f: f["type"] in ("snapshot", "update") and conn.my_turn())
+        with pytest.raises(RoomError) as refused:
+            _hint(ann, table["id"])
+        assert (refused.value.status, refused.value.code) == (403, "not_practice")
+        assert str(refused.value) == "Hints are given at practice tables only."
+        assert _refused(ann, table["id"] + 1000) == (404, "no_table")
+        conn.close()
+
+
+def test_hints_play_a_whole_pineapple_hand(room: str, boss: RoomClient) -> None:
+    table = boss.create_table(
+        "ofc-pineapple", bots=1, bot_level="heuristic", practice=True, seats=2
+    )
+    tid = table["id"]
+    with RoomClient(room) as ann:
+        ann.sign_up("ann", "ann's password")
+        conn = ann.open_table(tid)
+        conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
+        for street in range(5):
+            if not conn.my_turn():
+                conn.wait(lambda f: f["type"] in ("snapshot", "update") and conn.my_turn())
+            me = conn.me
+            assert me is not None
+            hint = _hint(ann, tid)
+            action = hint["action"]
+            assert action["type"] == "place"
+            _mine(action, me)
+            assert ("discard" in action) == (street > 0)
+            assert hint["text"].endswith(".")
+            if hint["ev"] is not None:
+                assert "expected" in hint["text"]
+            assert conn.do(action, state_id=hint["state_id"])["type"] == "ack"
+        conn.wait(lambda f: any(e["event"] == "HandSettled" for e in f.get("events", [])))
+        conn.close()

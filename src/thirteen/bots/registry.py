@@ -16,6 +16,7 @@ Levels (:data:`LEVELS`), the same names for every game:
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from thirteen.bots.base import Bot, RandomBot
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
@@ -26,6 +27,9 @@ from thirteen.engine.errors import RuleError
 from thirteen.engine.legal import Legal
 from thirteen.engine.rules import Rules
 from thirteen.engine.views import TableView
+
+if TYPE_CHECKING:
+    from thirteen.bots.setter import SetterChoice
 
 LEVELS = ("random", "heuristic", "strong")
 """Every bot name :func:`make_bot` knows, weakest first."""
@@ -52,12 +56,15 @@ class SetterBot:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.last_choice: SetterChoice | None = None
+        """The setter's whole answer behind the last action (its expected values)."""
 
     def choose(self, view: TableView, legal: Legal, budget: float) -> Action:
         """Play :func:`thirteen.bots.setter.best_setting`'s choice for the 13 cards."""
         from thirteen.bots.setter import best_setting  # the setter loads its tables on use
 
         choice = best_setting(legal.cards, self.rules)
+        self.last_choice = choice
         if choice.surrender and legal.can_surrender:
             return Surrender(seat=legal.seat)
         if choice.natural is not None and choice.natural in legal.naturals:

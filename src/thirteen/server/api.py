@@ -40,6 +40,10 @@ STATUS_BY_CODE = {
     "seat_taken": 409,
     "rate_limited": 429,
     "bad_cards": 422,
+    "not_practice": 403,
+    "not_seated": 403,
+    "not_your_turn": 409,
+    "no_hint": 409,
 }
 
 CSP = (
@@ -71,9 +75,9 @@ class ErrorOut(BaseModel):
 ERROR_MEANINGS = {
     400: "Refused: the request is well formed but cannot be done (the message says why).",
     401: "Not logged in, or the name and password do not match.",
-    403: "Refused: a request from another site, without the CSRF token, or not an admin's.",
+    403: "Refused: a request from another site, without the CSRF token, or not allowed to you.",
     404: "There is no such thing.",
-    409: "It conflicts with what is there (a name taken, chips short).",
+    409: "It conflicts with what is there (a name taken, chips short, not your turn).",
     422: "The request does not have the documented shape.",
 }
 

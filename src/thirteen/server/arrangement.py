@@ -85,7 +85,8 @@ def _made(cards: Sequence[Card]) -> tuple[int, tuple[int, ...], str]:
     return Category.HIGH_CARD, (top + 1,), f"{RANK_NAMES[top]} high"
 
 
-def _complete_name(rules: Rules, row: Row, cards: Sequence[Card]) -> str:
+def row_name(rules: Rules, row: Row, cards: Sequence[Card]) -> str:
+    """The name of a complete row at a table with ``rules`` (a lowball middle as a 2-7 low)."""
     if row == "middle" and rules.lowball_middle:
         strength = evaluate(cards)
         if class_key(strength)[0] != Category.HIGH_CARD:
@@ -151,7 +152,7 @@ def assess(rules: Rules, front: str, middle: str, back: str) -> Assessment:
         if not cards:
             name = None
         elif complete[i]:
-            name = _complete_name(rules, row, cards)
+            name = row_name(rules, row, cards)
         else:
             name = _made(cards)[2]
         out.append(RowAssessment(row, format_cards(cards), name, royalties[i]))
@@ -179,4 +180,4 @@ def _foul_warning(
     return None
 
 
-__all__ = ["MAX_ROW_TEXT", "Assessment", "RowAssessment", "assess"]
+__all__ = ["MAX_ROW_TEXT", "TITLES", "Assessment", "RowAssessment", "assess", "row_name"]

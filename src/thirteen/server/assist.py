@@ -1,15 +1,43 @@
 """Help for a player at a table, over HTTP: what an arrangement of cards makes under the table's
-rules (``/evaluate``, for anyone)."""
+rules (``/evaluate``, for anyone), and at a practice table what the strong bot would do from
+your seat (``/hint``).
+
+A hint is the strong bot's decision on the seat's own view — the view a bot of that seat would
+get, never the deck — made the way the table's bots decide (:meth:`TableOwner.decide`: in a
+thread, within the table's time budget), with the bot's own expected value where it has one.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import asyncio
+import math
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from thirteen.server.api import ApiError, RowId, errors
-from thirteen.server.arrangement import MAX_ROW_TEXT, assess
+from thirteen.bots.base import Bot
+from thirteen.bots.ofc_mc import MonteCarloOFCBot
+from thirteen.bots.registry import SetterBot, make_bot
+from thirteen.engine.actions import (
+    Action,
+    DeclareNatural,
+    Place,
+    SetHand,
+    Surrender,
+    action_to_json,
+)
+from thirteen.engine.cards import format_cards
+from thirteen.engine.errors import RuleError
+from thirteen.engine.naturals import NATURAL_TITLES
+from thirteen.engine.royalties import ROWS
+from thirteen.engine.rules import Rules
+from thirteen.engine.scoring import SetHand as Showing
+from thirteen.engine.scoring import evaluate_player
+from thirteen.engine.views import TableView
+from thirteen.server.api import ApiError, RowId, User, errors
+from thirteen.server.arrangement import MAX_ROW_TEXT, TITLES, assess, row_name
 from thirteen.server.room import Room
 from thirteen.server.tables import TableOwner
 
@@ -71,4 +99,135 @@ async def evaluate_arrangement(
     )
 
 
-__all__ = ["router"]
+# ----------------------------------------------------------------------------- hints
+HINT_LEVEL = "strong"
+"""The bot whose decision a hint is, whatever level the table's own bots play."""
+KEPT_HINTS = 64
+"""Hints kept (by table, seat and decision), so asking again does not think again."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    state_id: int
+    action: dict[str, Any]
+    ev: float | None
+    text: str
+
+
+class HintOut(BaseModel):
+    state_id: int = Field(description="The state id the hint was made on: send the action with it.")
+    action: dict[str, Any] = Field(
+        description="The action as a client sends it (set_hand, place, declare_natural, surrender)."
+    )
+    ev: float | None = Field(
+        description="The bot's expected points for the hand, against every opponent; null when "
+        "it has no such figure (a fantasyland setting, a street with one way to play it)."
+    )
+    text: str = Field(description="The hint in a sentence.")
+
+
+def client_action(action: Action) -> dict[str, Any]:
+    """An action as a client sends it: the room fills in the seat and the time."""
+    data = action_to_json(action)
+    del data["seat"], data["at"]
+    if data.get("discard") == "":
+        del data["discard"]
+    return data
+
+
+def _expected(bot: Bot, seen: TableView, action: Action) -> float | None:
+    """The bot's own expected points of ``action`` for the hand (every opponent), or ``None``."""
+    hand = seen.hand
+    assert hand is not None
+    if isinstance(bot, SetterBot) and bot.last_choice is not None:
+        choice = bot.last_choice  # per opponent: what the hand wins from one of them
+        per = choice.play_ev if isinstance(action, SetHand) else choice.ev
+        return per * (len(hand.boards) - 1)
+    if isinstance(bot, MonteCarloOFCBot) and isinstance(action, Place):
+        found = bot.last_analysis
+        if found is not None and math.isfinite(found.best.ev):
+            return found.best.ev
+    return None
+
+
+def _rows_text(rules: Rules, action: SetHand) -> str:
+    rows = dict(zip(ROWS, (action.front, action.middle, action.back), strict=True))
+    return ", ".join(f"{TITLES[r]}: {row_name(rules, r, rows[r])}" for r in reversed(ROWS))
+
+
+def explain(rules: Rules, seen: TableView, action: Action, bot: Bot) -> Hint:
+    """The hint for ``action``, the bot's decision on the seat's view ``seen``."""
+    ev = _expected(bot, seen, action)
+    after = f" — expected {ev:+.1f} points a hand" if ev is not None else ""
+    if isinstance(action, SetHand):
+        text = _rows_text(rules, action)
+        me = seen.hand.me if seen.hand is not None else None
+        if me is not None and len(me.cards) > 13:  # a fantasyland: the rest is discarded
+            kept = {*action.front, *action.middle, *action.back}
+            text += f"; discard {format_cards(c for c in me.cards if c not in kept)}"
+        if ev is None and rules.is_ofc:
+            result = evaluate_player(
+                rules,
+                Showing.of(action.front, action.middle, action.back, in_fantasyland=True),
+            )
+            after = f" — {result.royalties} in royalties"
+            if result.fantasyland:
+                after += ", and you stay in fantasyland"
+    elif isinstance(action, Place):
+        placed = zip(ROWS, (action.front, action.middle, action.back), strict=True)
+        text = ", ".join(f"{TITLES[r]}: {format_cards(cards)}" for r, cards in placed if cards)
+        if action.discard:
+            text += f"; discard {format_cards(action.discard)}"
+    elif isinstance(action, DeclareNatural):
+        text = f"Declare {NATURAL_TITLES.get(action.natural, action.natural).lower()}"
+    elif isinstance(action, Surrender):
+        text = "Surrender this hand"
+    else:  # a bot only ever decides a hand
+        raise RuleError("no_hint", "There is no move to suggest here.")
+    return Hint(seen.state_id, client_action(action), ev, text + after + ".")
+
+
+async def _advise(owner: TableOwner, seat: int) -> Hint:
+    bot = make_bot(HINT_LEVEL, owner.rules)
+    try:
+        seen, action = await owner.decide(seat, bot)
+    except RuleError as e:
+        if e.code == "not_your_turn":
+            raise ApiError(
+                "not_your_turn", "You have nothing to decide now; ask again on your turn."
+            ) from None
+        raise ApiError("no_hint", "There is no move to suggest here.") from None
+    return explain(owner.rules, seen, action, bot)
+
+
+def _hints(request: Request) -> dict[tuple[int, int, int], asyncio.Task[Hint]]:
+    state = request.app.state
+    if not hasattr(state, "hints"):
+        state.hints = {}
+    hints: dict[tuple[int, int, int], asyncio.Task[Hint]] = state.hints
+    return hints
+
+
+@router.get("/api/tables/{table_id}/hint", responses=errors(401, 403, 404, 409, 422))
+async def hint(table_id: RowId, me: User, request: Request) -> HintOut:
+    """At a practice table, what the strong bot would do from your seat now (your turn only),
+    computed from what your seat may see."""
+    owner = _owner(request, table_id)
+    if not owner.settings.practice:
+        raise ApiError("not_practice", "Hints are given at practice tables only.")
+    seat = owner.seat_of(me.user_id)
+    if seat is None:
+        raise ApiError("not_seated", "Take a seat at this table to ask for a hint.")
+    hints = _hints(request)
+    # the same decision (pending since the same state id) gets the same answer, thought once
+    key = (owner.id, seat, owner.decision_since.get(seat, owner.state.state_id))
+    task = hints.get(key)
+    if task is None:
+        task = hints[key] = asyncio.ensure_future(_advise(owner, seat))
+        for old in [k for k, t in hints.items() if t.done()][: max(0, len(hints) - KEPT_HINTS)]:
+            del hints[old]
+    found = await asyncio.shield(task)
+    return HintOut(state_id=found.state_id, action=found.action, ev=found.ev, text=found.text)
+
+
+__all__ = ["explain", "router"]

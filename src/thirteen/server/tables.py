@@ -63,7 +63,7 @@ from thirteen.engine.legal import legal_actions
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import Phase, TableState, deciders, next_deadline
 from thirteen.engine.table import apply
-from thirteen.engine.views import view, view_to_json
+from thirteen.engine.views import TableView, view, view_to_json
 from thirteen.server import ledger
 from thirteen.server.db.models import (
     GameTable,
@@ -247,6 +247,8 @@ class TableOwner:
         self._pending_hand_id: int | None = None
         self._snapshot_state_id = 0
         self._replaying = False
+        self._presence: list[int] = []
+        """The connected seats the watchers were last told of."""
 
     @property
     def id(self) -> int:
@@ -339,12 +341,14 @@ class TableOwner:
             self.metrics.ws_watching.inc()
             request.watcher.offer(self._snapshot(request.watcher, request.since))
             self._answer(request, {"type": "attached"})
+            self._presence_changed(skip=request.watcher)
         elif request.kind == "detach":
             if request.watcher in self.watchers:
                 assert request.watcher is not None
                 self.watchers.discard(request.watcher)
                 self.metrics.ws_watching.dec()
             self._answer(request, {"type": "detached"})
+            self._presence_changed()
         elif request.kind == "resync":
             assert request.watcher is not None
             request.watcher.offer(self._snapshot(request.watcher, request.since))
@@ -750,6 +754,24 @@ class TableOwner:
             if watcher.dropped:
                 self.watchers.discard(watcher)
                 self.metrics.ws_watching.dec()
+        self._presence = self.connected()
+
+    def connected(self) -> list[int]:
+        """The seats whose player has a socket open at this table (a bot always counts)."""
+        online = {w.user_id for w in self.watchers if not w.dropped}
+        return sorted(s for s, who in self.seated.items() if who.is_bot or who.user_id in online)
+
+    def _presence_changed(self, skip: Watcher | None = None) -> None:
+        """Tell every watcher (but ``skip``, whose snapshot says so) when a seated player's
+        first socket opens or last one closes."""
+        connected = self.connected()
+        if connected == self._presence:
+            return
+        self._presence = connected
+        frame = {"type": "presence", "table": self.id, "connected": connected, "server_time": now()}
+        for watcher in list(self.watchers):
+            if watcher is not skip:
+                watcher.offer(frame)
 
     def _frame(self, kind: str, seat: int | None, events: tuple[Event, ...]) -> dict[str, Any]:
         shown = [event_to_json(r) for e in events if (r := redact(e, seat)) is not None]
@@ -764,6 +786,7 @@ class TableOwner:
             "time_bank": None if bank is None else round(bank, 1),
             "events": shown,
             "view": view_to_json(view(self.state, seat)),
+            "connected": self.connected(),
         }
 
     def _snapshot(self, watcher: Watcher, since: int | None) -> dict[str, Any]:
@@ -789,18 +812,24 @@ class TableOwner:
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            seen = view(self.state, seat)
-            legal = legal_actions(seen)
-            deadline = deciders(self.state).get(seat)
-            budget = self.bot_budget
-            if deadline is not None:
-                budget = max(0.01, min(budget, (deadline - now()) / 2))
-            action = await asyncio.to_thread(bot.choose, seen, legal, budget)
+            seen, action = await self.decide(seat, bot)
             await self.queue.put(Request("bot", action=action, state_id=seen.state_id))
         except RuleError as e:
             log.info("bot idle", extra={"table": self.id, "seat": seat, "code": e.code})
         finally:
             self.thinking.pop(seat, None)
+
+    async def decide(self, seat: int, bot: Bot) -> tuple[TableView, Action]:
+        """What ``bot`` does from ``seat``'s view now (that view and its action): off the event
+        loop, within the table's time. Bots play with it, and a practice hint asks it."""
+        seen = view(self.state, seat)
+        legal = legal_actions(seen)
+        deadline = deciders(self.state).get(seat)
+        budget = self.bot_budget
+        if deadline is not None:
+            budget = max(0.01, min(budget, (deadline - now()) / 2))
+        action = await asyncio.to_thread(bot.choose, seen, legal, budget)
+        return seen, action
 
     async def _unseat_long_absent(self) -> None:
         """A player who has sat out the table's number of hands leaves, with their chips."""
