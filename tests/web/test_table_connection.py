@@ -111,3 +111,26 @@ def test_seat_controls(boss: RoomClient, new_context: Any) -> None:
     # after the hand the seat is free again and the chips are back in the wallet
     expect(ann.get_by_role("button", name="Sit here")).to_be_visible(timeout=30_000)
     assert ann.request.get("/api/me").json()["balance"] == 10_000 + last_result(ann)
+
+
+def test_presence_and_a_hint_at_a_practice_table(boss: RoomClient, new_context: Any) -> None:
+    table = boss.create_table("chinese-1-4", seats=2, practice=True, rules={"showdown_seconds": 2})
+    ann = sit(new_context().new_page(), table["id"], "ann")
+    bob_context = new_context()
+    sit(bob_context.new_page(), table["id"], "bob")
+    hand_cards(ann)
+    # the hint: the strong bot's move, applied on request
+    ann.get_by_role("button", name="Hint").click()
+    hint = ann.get_by_role("note", name="Hint")
+    expect(hint).to_contain_text(re.compile(r"Hint: \w"), timeout=30_000)
+    apply = hint.get_by_role("button", name="Apply hint")
+    if apply.count():
+        apply.click()
+        expect(ann.locator(".setter .card.hinted")).to_have_count(13)
+        play(ann)
+    else:  # a natural or a surrender
+        hint.get_by_role("button").click()
+    # bob's browser goes away: ann sees him disconnected
+    bob_context.close()
+    seat = ann.get_by_role("region", name=re.compile("bob"))
+    expect(seat.locator(".seat-state")).to_contain_text("Disconnected", timeout=30_000)

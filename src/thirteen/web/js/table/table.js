@@ -59,6 +59,8 @@ export function render(main, params) {
   /** @type {Record<string, any> | null} */
   let hint = null;
   let lastPointer = "mouse";
+  /** @type {Set<string>} cards placed by the hint just applied */
+  let hinted = new Set();
   const baseTitle = `Table ${tableId} · Thirteen`;
   document.title = baseTitle;
 
@@ -233,6 +235,7 @@ export function render(main, params) {
     selected = null;
     busy = false;
     hint = null;
+    hinted = new Set();
     evaluation = null;
     evaluationKey = "";
     message = "";
@@ -555,17 +558,33 @@ export function render(main, params) {
     buttons.push(
       button("Play", play, { class: "primary", disabled: busy || !a.complete(), "data-focus": "play" }),
     );
+    const hintAction = hint?.action;
     const hintBox = hint
       ? h(
           "div",
-          { class: "hint", role: "note" },
-          h("p", {}, `Hint: ${hint.text}${typeof hint.ev === "number" ? ` (EV ${hint.ev.toFixed(2)})` : ""}`),
-          hint.action && ["set_hand", "place"].includes(hint.action.type)
+          { class: "hint", role: "note", "aria-label": "Hint" },
+          h(
+            "p",
+            {},
+            hint.thinking
+              ? "Hint: thinking…"
+              : `Hint: ${hint.text}${typeof hint.ev === "number" ? ` (expected ${hint.ev > 0 ? "+" : ""}${hint.ev.toFixed(1)} points)` : ""}`,
+          ),
+          hintAction && ["set_hand", "place"].includes(hintAction.type)
             ? button("Apply hint", () => {
-                if (a.apply(hint?.action ?? {})) changed();
-                else say("The hint no longer fits these cards.");
+                if (a.apply(hintAction)) {
+                  markHinted(hintAction);
+                  changed();
+                } else say("The hint no longer fits these cards.");
               })
-            : null,
+            : hintAction
+              ? button(
+                  hintAction.type === "surrender"
+                    ? "Surrender as hinted"
+                    : `Declare ${naturalName(hintAction.natural)} as hinted`,
+                  () => decide(hintAction),
+                )
+              : null,
         )
       : null;
     const root = h(
@@ -610,6 +629,10 @@ export function render(main, params) {
     }
     const el = cardElement(card, { interactive: true });
     el.setAttribute("data-movable", "");
+    if (hinted.has(card)) {
+      el.classList.add("hinted");
+      el.setAttribute("aria-description", "placed by the hint");
+    }
     if (selected === card) {
       el.classList.add("selected");
       el.setAttribute("aria-pressed", "true");
@@ -712,6 +735,7 @@ export function render(main, params) {
   /** The arrangement changed: draw it now, evaluate it a little later. */
   function changed() {
     message = "";
+    if (hinted.size && arrangement && !arrangement.placed()) hinted = new Set();
     redraw();
     scheduleEvaluate();
   }
@@ -821,13 +845,27 @@ export function render(main, params) {
   }
 
   async function askHint() {
+    const asked = arrangement;
+    hint = { thinking: true };
+    redraw();
     try {
-      hint = await request("GET", `/api/tables/${tableId}/hint`);
+      const answer = await request("GET", `/api/tables/${tableId}/hint`);
+      if (arrangement !== asked) return;
+      hint = answer;
       redraw();
-      announce(`Hint: ${hint?.text ?? ""}`);
+      announce(`Hint: ${answer?.text ?? ""}`);
     } catch (error) {
+      if (arrangement !== asked) return;
+      hint = null;
+      redraw();
       say(errorText(error));
     }
+  }
+
+  /** The cards a hint moved, marked for a moment (an outline, and a word for screen readers).
+   * @param {Record<string, any>} action */
+  function markHinted(action) {
+    hinted = new Set(ROWS.flatMap((r) => parseCards(action[r])));
   }
 
   // ---- seat controls and dialogs ----
