@@ -73,9 +73,7 @@ export function boardElement(board, me) {
   const label =
     board?.outcome === "surrendered"
       ? h("p", { class: "board-label" }, "Surrendered")
-      : board?.face_down && board.outcome === "set"
-        ? h("p", { class: "board-label" }, "Set, face down")
-        : null;
+      : null;
   return h("div", { class: classes.join(" ") }, label, ...rows);
 }
 
@@ -95,10 +93,14 @@ export function seatState(seat, view, away) {
       if (board.outcome === "surrendered") parts.push("Surrendered");
       else if (board.outcome === "natural") parts.push(`Natural: ${naturalName(board.natural)}`);
       else if (acting) parts.push("To act");
-      else if (board.outcome === "set") parts.push("Set");
+      else if (board.outcome === "set") parts.push(board.face_down ? "Set, face down" : "Set");
       else parts.push("Playing");
+    } else if (board.outcome === "surrendered") {
+      parts.push("Surrendered");
+    } else if (board.outcome === "natural") {
+      parts.push(`Natural: ${naturalName(board.natural)}`);
     } else {
-      parts.push("Playing");
+      parts.push("Showdown");
     }
     if (board.timed_out) parts.push("Timed out");
   } else if (!seat.sitting_out) {

@@ -1023,7 +1023,7 @@ export function render(main, params) {
     const now = socket.now();
     for (const el of page.querySelectorAll("[data-deadline]")) {
       const left = Number(/** @type {HTMLElement} */ (el).dataset.deadline) - now;
-      el.textContent = clock(left);
+      el.textContent = `${clock(left)} left`;
       el.classList.toggle("low", left <= LOW_TIME);
     }
     for (const el of page.querySelectorAll("[data-until]")) {
