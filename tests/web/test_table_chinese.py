@@ -114,3 +114,57 @@ def test_chinese_hands_to_the_showdown(preset: str, boss: RoomClient, new_contex
     seats = {"ann": 1, "bob": 2}
     for name, snaps in snapshots.items():
         assert check_no_leak(boss, tid, seats[name], snaps) == len(snaps)
+
+
+def test_setter_controls(boss: RoomClient, new_context: Any) -> None:
+    """Sorting, reordering the set by drag, dragging between outlines and back to the set, a
+    row's Reset, Backspace, and the top-up dialog (refused during a hand, with the room's
+    sentence)."""
+    table = boss.create_table("chinese-1-6", seats=2, bots=1, bot_level="heuristic")
+    page = new_context().new_page()
+    answer = page.request.post("/api/accounts", data={"name": "ann", "password": "a good pw 1"})
+    assert answer.ok
+    page.goto(f"/#/table/{table['id']}/join")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Your wallet holds 10,000 chips")
+    dialog.get_by_role("spinbutton", name="Buy-in").fill("120")
+    dialog.get_by_role("button", name="Sit").click()
+    expect(page.get_by_role("region", name="Seat 2: ann (you)")).to_contain_text("120 chips")
+    cards = hand_cards(page)
+    ranks, suits = "23456789TJQKA", "cdhs"
+
+    page.get_by_role("button", name="Sort by rank").click()
+    by_rank = sorted(cards, key=lambda c: (-ranks.index(c[0]), suits.index(c[1])))
+    assert hand_cards(page) == by_rank
+    page.get_by_role("button", name="Sort by suit").click()
+    by_suit = sorted(cards, key=lambda c: (suits.index(c[1]), -ranks.index(c[0])))
+    assert hand_cards(page) == by_suit
+    # drag the last card of the set in front of the first
+    drag(page, card_in(page, "set", by_suit[-1]), card_in(page, "set", by_suit[0]))
+    expect(page.get_by_role("region", name="Your cards").locator(".card").first).to_have_attribute(
+        "data-card", by_suit[-1]
+    )
+
+    order = hand_cards(page)
+    click_fill(page, {"back": order[:5]})
+    middle = page.get_by_role("region", name="Middle")
+    drag(page, card_in(page, "back", order[0]), middle.locator(".slot").nth(2))
+    expect(card_in(page, "middle", order[0])).to_be_visible()
+    drag(page, card_in(page, "middle", order[0]), page.get_by_role("region", name="Your cards"))
+    expect(card_in(page, "set", order[0])).to_be_visible()
+    card_in(page, "back", order[1]).focus()
+    page.keyboard.press("Backspace")
+    expect(card_in(page, "set", order[1])).to_be_visible()
+    back = page.get_by_role("region", name="Back")
+    back.get_by_role("button", name="Reset").click()
+    expect(back.locator(".card")).to_have_count(0)
+    assert sorted(hand_cards(page)) == sorted(cards)
+
+    page.get_by_role("button", name="Top up").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Add up to 80 chips")
+    dialog.get_by_role("spinbutton", name="Amount").fill("50")
+    dialog.get_by_role("button", name="Top up").click()
+    expect(dialog.get_by_role("alert")).to_contain_text(re.compile(r"\w"))
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()

@@ -139,7 +139,7 @@ export function render(main, params) {
     let index = cards.length;
     for (let i = 0; i < cards.length; i++) {
       const box = cards[i].getBoundingClientRect();
-      if (x < box.left + box.width / 2) {
+      if (x <= box.left + box.width / 2) {
         index = i;
         break;
       }
