@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from thirteen.server.settings import load_settings
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 360, "height": 640}}
+RESET = re.compile("^Reset (all|the card)$")
 KEYS = {"front": "f", "middle": "m", "back": "b", "discard": "d"}
 
 
@@ -64,23 +66,28 @@ def place(page: Page, preset: str, seed: int, stop_after: int | None = None) -> 
             page.keyboard.press(KEYS[zone])
             expect(page.locator(f'[data-zone="{zone}"] .card[data-card="{card}"]')).to_be_visible()
             done += 1
+    if stop_after is not None:
+        return
     key = page.locator(".setter").get_attribute("data-key")
     page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator(f'.setter[data-key="{key}"]')).to_have_count(0, timeout=30_000)
 
 
-def shoot(page: Page, name: str) -> None:
+def shoot(page: Page, name: str, phone: bool, focus: str) -> None:
+    """Desktop: the whole page; phone: one screen, scrolled to ``focus`` (files stay small)."""
     page.mouse.move(0, 0)
     page.evaluate("document.activeElement && document.activeElement.blur()")
+    if phone:
+        page.locator(focus).first.scroll_into_view_if_needed()
     page.wait_for_timeout(300)  # let the evaluation arrive: a picture, not a test
-    page.screenshot(path=str(OUT / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(OUT / f"{name}.png"), full_page=not phone)
     print("wrote", OUT / f"{name}.png")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chromium", default="/usr/bin/chromium")
-    parser.add_argument("--only", default="")
+    parser.add_argument("--only", default="", help="presets, comma-separated")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="thirteen-shots-"))
@@ -102,7 +109,7 @@ def main() -> None:
         )
         n = 0
         for preset in PRESETS:
-            if args.only and preset != args.only:
+            if args.only and preset not in args.only.split(","):
                 continue
             for size, viewport in SIZES.items():
                 n += 1
@@ -113,7 +120,7 @@ def main() -> None:
                     seats=seats,
                     bots=seats - 1,
                     bot_level="heuristic",
-                    rules={"showdown_seconds": 60},
+                    rules={"showdown_seconds": 5},
                 )
                 context = browser.new_context(
                     base_url=url, viewport=viewport, is_mobile=size == "phone"
@@ -130,8 +137,8 @@ def main() -> None:
                 game = PRESETS[preset].game
                 if game == "chinese":
                     place(page, preset, n, stop_after=8)
-                    shoot(page, f"{preset}-{size}-setting")
-                    page.get_by_role("button", name="Reset all").click()
+                    shoot(page, f"{preset}-{size}-setting", size == "phone", ".seat.me")
+                    page.get_by_role("button", name=RESET).click()
                     place(page, preset, n)
                 else:
                     streets = 0
@@ -146,12 +153,12 @@ def main() -> None:
                         if turn.count():
                             if streets == 2:
                                 place(page, preset, n + streets, stop_after=1)
-                                shoot(page, f"{preset}-{size}-setting")
-                                page.get_by_role("button", name="Reset all").click()
+                                shoot(page, f"{preset}-{size}-setting", size == "phone", ".seat.me")
+                                page.get_by_role("button", name=RESET).click()
                             place(page, preset, n + streets)
                             streets += 1
                 expect(page.locator("table.results")).to_be_visible(timeout=60_000)
-                shoot(page, f"{preset}-{size}-showdown")
+                shoot(page, f"{preset}-{size}-showdown", size == "phone", ".seat.me")
                 context.close()
         browser.close()
 

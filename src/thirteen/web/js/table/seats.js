@@ -9,7 +9,7 @@ import { ROWS, ROW_NAMES, SIZES } from "./setter.js";
 /** @typedef {Record<string, any>} View */
 
 export const NATURAL_NAMES = {
-  dragon: "Dragon (thirteen unique cards)",
+  dragon: "Dragon (13 unique cards)",
   "six-pairs": "Six pairs",
   "three-flushes": "Three flushes",
   "three-straights": "Three straights",

@@ -49,6 +49,7 @@ export function render(main, params) {
   let wantJoin = params.mode === "join";
   let lowAlerted = "";
   let announcedHand = "";
+  let lastActing = "";
   /** @type {Set<number> | null} seats without an open socket (when the room says) */
   let away = null;
   /** @type {Record<string, any> | null} */
@@ -261,6 +262,17 @@ export function render(main, params) {
       }
     }
     const hand = view?.hand;
+    // whose turn it is (your own turn is announced with what to do, in sync())
+    const acting = (hand?.to_act ?? [])
+      .map((/** @type {any} */ t) => t[0])
+      .filter((/** @type {number} */ s) => s !== mySeat);
+    const actingKey = `${hand?.number}:${hand?.street}:${acting.join(",")}`;
+    if (view?.phase === "playing" && acting.length && actingKey !== lastActing) {
+      if (!hand?.me?.must_act) {
+        announce(`${acting.map(nameOf).join(" and ")} to act.`);
+      }
+    }
+    lastActing = actingKey;
     if (view?.phase === "showdown" && hand?.results) {
       const key = `${hand.number}`;
       if (announcedHand !== key) {
@@ -539,6 +551,7 @@ export function render(main, params) {
         h(
           "span",
           { class: "natural" },
+          h("span", { "aria-hidden": "true" }, "Natural:"),
           choice,
           button("Declare natural", () =>
             decide({ type: "declare_natural", natural: /** @type {HTMLSelectElement} */ (choice).value }),
@@ -697,7 +710,10 @@ export function render(main, params) {
     if (!a || event.ctrlKey || event.metaKey || event.altKey) return;
     lastPointer = "keyboard";
     const key = event.key.toLowerCase();
+    const control = /** @type {HTMLElement} */ (event.target);
     if (key === "enter") {
+      // Enter on a card plays; on another button or the natural's list it does that instead
+      if (control.closest?.("button:not(.card), select")) return;
       if (a.complete() && !busy) {
         event.preventDefault();
         play();
