@@ -57,6 +57,7 @@ def test_chinese_hands_to_the_showdown(preset: str, boss: RoomClient, new_contex
         expect(ann.locator(".setter-message")).to_contain_text(re.compile(r"\w"))
         expect(ann.get_by_role("region", name="Your cards")).to_be_visible()
     ann.get_by_role("button", name="Surrender").click()
+    ann.get_by_role("button", name="Confirm surrender").click()
     ann_seat = bob.get_by_role("region", name=re.compile("ann"))
     expect(ann_seat.get_by_text("Surrendered").first).to_be_visible()
     expect(ann_seat.locator(".card.back")).to_have_count(13)

@@ -90,6 +90,7 @@ def test_ofc_hands_to_the_showdown(preset: str, boss: RoomClient, new_context: A
     hand_cards(ann)
     if PRESETS[preset].surrender:
         ann.get_by_role("button", name="Surrender").click()
+        ann.get_by_role("button", name="Confirm surrender").click()
         seat = bob.get_by_role("region", name=re.compile("ann"))
         expect(seat.get_by_text("Surrendered").first).to_be_visible()
     else:

@@ -50,6 +50,8 @@ export function render(main, params) {
   let lowAlerted = "";
   let announcedHand = "";
   let lastActing = "";
+  /** the decision (arrangement key) whose surrender awaits confirmation */
+  let confirming = "";
   /** @type {Set<number> | null} seats without an open socket (when the room says) */
   let away = null;
   /** @type {Record<string, any> | null} */
@@ -560,7 +562,30 @@ export function render(main, params) {
       );
     }
     if (me?.can_surrender) {
-      buttons.push(button("Surrender", () => decide({ type: "surrender" }), { class: "danger" }));
+      if (confirming === a.key) {
+        // a surrender cannot be taken back: it asks once more
+        buttons.push(
+          button("Confirm surrender", () => decide({ type: "surrender" }), { class: "danger" }),
+          button("Keep playing", () => {
+            confirming = "";
+            redraw();
+          }),
+        );
+      } else {
+        buttons.push(
+          button(
+            "Surrender",
+            () => {
+              confirming = a.key;
+              redraw();
+              /** @type {HTMLElement | null} */ (
+                felt.querySelector('[data-focus="Keep playing"]')
+              )?.focus();
+            },
+            { class: "danger" },
+          ),
+        );
+      }
     }
     if (settings?.practice) buttons.push(button("Hint", askHint));
     if (timeBank && timeBank >= 1 && me?.deadline) {
