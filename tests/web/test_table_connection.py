@@ -135,3 +135,32 @@ def test_presence_and_a_hint_at_a_practice_table(boss: RoomClient, new_context: 
     bob_context.close()
     seat = ann.get_by_role("region", name=re.compile("bob"))
     expect(seat.locator(".seat-state")).to_contain_text("Disconnected", timeout=30_000)
+
+
+def test_the_rooms_state_wins_after_a_reconnection(
+    boss: RoomClient, new_context: Any, page_errors: Any
+) -> None:
+    """Offline past the deadline: the room played for the seat; back online, the arrangement in
+    progress is dropped and the page shows what the room did."""
+    page_errors.expect("ERR_INTERNET_DISCONNECTED")
+    table = boss.create_table(
+        "chinese-1-6",
+        seats=2,
+        bots=1,
+        bot_level="heuristic",
+        rules={"showdown_seconds": 30, "set_hand_seconds": 4},
+    )
+    watch = boss.open_table(table["id"], watch_only=True)
+    context = new_context()
+    ann = sit(context.new_page(), table["id"], "ann")
+    rows = plan(ann, "chinese-1-6", seed=7)
+    click_fill(ann, {"back": rows["back"][:3]})
+    context.set_offline(True)
+    expect(ann.get_by_text("Reconnecting…")).to_be_visible()
+    watch.wait(lambda f: f.get("view", {}).get("phase") == "showdown", timeout=30)
+    watch.close()
+    context.set_offline(False)
+    expect(ann.get_by_role("table", name="Hand 1: results")).to_be_visible(timeout=30_000)
+    expect(ann.locator(".setter")).to_have_count(0)
+    seat = ann.get_by_role("region", name=re.compile(r"ann \(you\)"))
+    expect(seat.locator(".seat-state")).to_contain_text("Timed out")
