@@ -48,8 +48,9 @@ export function position(seat, mine, count) {
  * A board as everyone may see it (small cards, rows named).
  * @param {Record<string, any> | null} board
  * @param {Record<string, any> | null} me the viewer's own cards when this is the viewer's board
+ * @param {Record<string, string | null> | null} [names] each row's hand name (at the showdown)
  */
-export function boardElement(board, me) {
+export function boardElement(board, me, names = null) {
   const rows = ROWS.map((row) => {
     /** @type {string[]} */
     let cards = parseCards(me ? me[row] : board?.[row]);
@@ -61,11 +62,13 @@ export function boardElement(board, me) {
         cards[i] ? cardElement(cards[i], { small: true }) : h("span", { class: "slot small" }),
       );
     }
+    const name = names?.[row];
     return h(
       "div",
       { class: "board-row", role: "group", "aria-label": ROW_NAMES[row] },
       h("span", { class: "row-tag", "aria-hidden": "true" }, ROW_NAMES[row][0]),
       ...slots,
+      name ? h("span", { class: "row-name" }, name) : null,
     );
   });
   const classes = ["board"];

@@ -406,7 +406,9 @@ export function render(main, params) {
     const state = h("p", { class: "seat-state" }, seatState(seat, view ?? {}, away));
     let body = null;
     if (isMe && arrangement) body = currentSetter();
-    else if (board) body = boardElement(board, isMe ? hand.me : null);
+    else if (board) {
+      body = boardElement(board, isMe ? hand.me : null, showdownNames(board));
+    }
     const result = hand?.results?.find((/** @type {any} */ r) => r.seat === index);
     return h(
       "section",
@@ -423,6 +425,37 @@ export function render(main, params) {
         ? resultElement(result, nameOf, settings?.unit ?? 1)
         : null,
     );
+  }
+
+  // ---- the showdown's hand names ----
+
+  /** @type {Map<string, Record<string, string | null> | "asking">} */
+  const named = new Map();
+
+  /** Each row's name of a board on show (asked once per hand and board; drawn when known).
+   * @param {Record<string, any>} board */
+  function showdownNames(board) {
+    if (view?.phase !== "showdown" || board.face_down || board.outcome === "surrendered") {
+      return null;
+    }
+    const rows = { front: board.front, middle: board.middle, back: board.back };
+    if (!rows.front || !rows.middle || !rows.back) return null;
+    const key = `${view.hand.number}:${board.seat}:${rows.front}|${rows.middle}|${rows.back}`;
+    const known = named.get(key);
+    if (known === "asking") return null;
+    if (known) return known;
+    named.set(key, "asking");
+    if (named.size > 64) named.delete(named.keys().next().value ?? "");
+    request("GET", `/api/tables/${tableId}/evaluate?${new URLSearchParams(rows)}`)
+      .then((answer) => {
+        named.set(
+          key,
+          Object.fromEntries(answer.rows.map((/** @type {any} */ r) => [r.row, r.name])),
+        );
+        if (view?.phase === "showdown") draw();
+      })
+      .catch(() => named.delete(key));
+    return null;
   }
 
   // ---- the setter ----
