@@ -78,7 +78,7 @@ def shoot(page: Page, name: str, phone: bool, focus: str) -> None:
     page.mouse.move(0, 0)
     page.evaluate("document.activeElement && document.activeElement.blur()")
     if phone:
-        page.locator(focus).first.scroll_into_view_if_needed()
+        page.evaluate("sel => document.querySelector(sel)?.scrollIntoView()", focus)
     page.wait_for_timeout(300)  # let the evaluation arrive: a picture, not a test
     page.screenshot(path=str(OUT / f"{name}.png"), full_page=not phone)
     print("wrote", OUT / f"{name}.png")
