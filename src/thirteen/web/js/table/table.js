@@ -6,6 +6,7 @@ import { currentAccount, loadAccount, request } from "../api.js";
 import { cardElement, cardName, parseCards } from "../cards.js";
 import { TableSocket } from "../socket.js";
 import { alertNow, announce, connectionBanner, errorText, h } from "../ui.js";
+import { numberDialog } from "./dialogs.js";
 import { enableDrag } from "./drag.js";
 import {
   boardElement,
@@ -21,6 +22,14 @@ import { Arrangement, ROWS, ROW_NAMES } from "./setter.js";
 
 /** @typedef {import("../socket.js").Frame} Frame */
 /** @typedef {import("./setter.js").Zone} Zone */
+
+/** @param {number} n */
+const chips = (n) => n.toLocaleString("en");
+
+/** " (expected +1.5 points)" for a hint's ev, "" without one. @param {unknown} ev */
+function expected(ev) {
+  return typeof ev === "number" ? ` (expected ${ev > 0 ? "+" : ""}${ev.toFixed(1)} points)` : "";
+}
 
 const KEYS = { f: "front", m: "middle", b: "back", s: "set", backspace: "set", d: "discard" };
 const LOW_TIME = 10;
@@ -134,7 +143,10 @@ export function render(main, params) {
     },
   });
 
-  /** Where in the set a card dropped at x goes. @param {HTMLElement} zoneEl @param {number} x @param {string} card */
+  /**
+   * Where in the set (without the card dragged) a card dropped at x goes.
+   * @param {HTMLElement} zoneEl @param {number} x @param {string} card
+   */
   function setIndexAt(zoneEl, x, card) {
     const cards = [...zoneEl.querySelectorAll(".card[data-card]")].filter(
       (el) => /** @type {HTMLElement} */ (el).dataset.card !== card,
@@ -529,7 +541,12 @@ export function render(main, params) {
     if (a.discard.length) {
       discard = h(
         "div",
-        { class: "outline outline-discard", role: "region", "aria-label": "Discard", "data-zone": "discard" },
+        {
+          class: "outline outline-discard",
+          role: "region",
+          "aria-label": "Discard",
+          "data-zone": "discard",
+        },
         h(
           "div",
           { class: "outline-head" },
@@ -537,14 +554,20 @@ export function render(main, params) {
           h(
             "span",
             { class: "hand-name" },
-            a.mode === "set" ? "left over cards are discarded, face down" : "face down, seen by no one else",
+            a.mode === "set"
+              ? "left over cards are discarded, face down"
+              : "face down, seen by no one else",
           ),
         ),
         h(
           "div",
           { class: "slots" },
           ...a.discard.map((slot, i) =>
-            h("span", { class: "slot", "data-slot": i }, slot.card ? cardButton(slot.card, false) : null),
+            h(
+              "span",
+              { class: "slot", "data-slot": i },
+              slot.card ? cardButton(slot.card, false) : null,
+            ),
           ),
         ),
       );
@@ -579,7 +602,11 @@ export function render(main, params) {
         ...[...naturals]
           .sort((x, y) => Number(held.has(y)) - Number(held.has(x)))
           .map((n) =>
-            h("option", { value: n }, held.has(n) ? `${naturalName(n)} (you hold it)` : naturalName(n)),
+            h(
+              "option",
+              { value: n },
+              held.has(n) ? `${naturalName(n)} (you hold it)` : naturalName(n),
+            ),
           ),
       );
       buttons.push(
@@ -589,7 +616,10 @@ export function render(main, params) {
           h("span", { "aria-hidden": "true" }, "Natural:"),
           choice,
           button("Declare natural", () =>
-            decide({ type: "declare_natural", natural: /** @type {HTMLSelectElement} */ (choice).value }),
+            decide({
+              type: "declare_natural",
+              natural: /** @type {HTMLSelectElement} */ (choice).value,
+            }),
           ),
         ),
       );
@@ -623,11 +653,17 @@ export function render(main, params) {
     if (settings?.practice) buttons.push(button("Hint", askHint));
     if (timeBank && timeBank >= 1 && me?.deadline) {
       buttons.push(
-        button(`Time bank (${Math.floor(timeBank)} s)`, () => socket.act({ type: "time_bank" }, view?.state_id)),
+        button(`Time bank (${Math.floor(timeBank)} s)`, () =>
+          socket.act({ type: "time_bank" }, view?.state_id),
+        ),
       );
     }
     buttons.push(
-      button("Play", play, { class: "primary", disabled: busy || !a.complete(), "data-focus": "play" }),
+      button("Play", play, {
+        class: "primary",
+        disabled: busy || !a.complete(),
+        "data-focus": "play",
+      }),
     );
     const hintAction = hint?.action;
     const hintBox = hint
@@ -639,7 +675,7 @@ export function render(main, params) {
             {},
             hint.thinking
               ? "Hint: thinking…"
-              : `Hint: ${hint.text}${typeof hint.ev === "number" ? ` (expected ${hint.ev > 0 ? "+" : ""}${hint.ev.toFixed(1)} points)` : ""}`,
+              : `Hint: ${hint.text}${expected(hint.ev)}`,
           ),
           hintAction && ["set_hand", "place"].includes(hintAction.type)
             ? button("Apply hint", () => {
@@ -780,13 +816,15 @@ export function render(main, params) {
     }
     const target = /** @type {HTMLElement} */ (event.target);
     const card = target.matches?.(".card[data-movable]") ? target.dataset.card : null;
-    const zone = /** @type {Zone | undefined} */ (/** @type {Record<string, string>} */ (KEYS)[key]);
+    const keys = /** @type {Record<string, Zone>} */ (KEYS);
+    const zone = keys[key];
     if (!card || !zone || busy) return;
     if (zone === "discard" && !a.discard.length) return;
     event.preventDefault();
     const from = a.find(card);
     if (!a.move(card, zone)) {
-      say(zone === "set" ? "That card is already in your cards." : `No room in ${zone === "discard" ? "the discard" : ROW_NAMES[zone].toLowerCase()}.`);
+      const where = zone === "discard" ? "the discard" : ROW_NAMES[zone].toLowerCase();
+      say(zone === "set" ? "That card is already in your cards." : `No room in ${where}.`);
       return;
     }
     selected = null;
@@ -794,7 +832,8 @@ export function render(main, params) {
     // keep working through the set: focus the card that took this one's place
     let next = card;
     if (from?.zone === "set" && a.set.length) next = a.set[Math.min(from.index, a.set.length - 1)];
-    /** @type {HTMLElement | null} */ (felt.querySelector(`.setter .card[data-card="${next}"]`))?.focus();
+    const focus = felt.querySelector(`.setter .card[data-card="${next}"]`);
+    /** @type {HTMLElement | null} */ (focus)?.focus();
   }
 
   function markSelection() {
@@ -858,7 +897,11 @@ export function render(main, params) {
     if (answer.type === "error") {
       if (arrangement && arrangement.key === key) {
         busy = false;
-        say(answer.code === "stale" ? "The table moved on; check your cards and play again." : answer.message);
+        say(
+          answer.code === "stale"
+            ? "The table moved on; check your cards and play again."
+            : answer.message,
+        );
         redraw();
       } else {
         say(answer.message);
@@ -960,71 +1003,18 @@ export function render(main, params) {
     items.push(button("Top up", topUp));
     if (!seat.leaving) items.push(button("Leave", () => seatAction({ type: "leave" })));
     for (const el of items) /** @type {HTMLButtonElement} */ (el).disabled = false;
-    controls.replaceChildren(h("div", { class: "seat-buttons", role: "group", "aria-label": "Your seat" }, ...items));
+    controls.replaceChildren(
+      h("div", { class: "seat-buttons", role: "group", "aria-label": "Your seat" }, ...items),
+    );
   }
 
   /** @param {Record<string, any>} action */
   async function seatAction(action) {
     const answer = await socket.act(action, view?.state_id ?? null);
     if (answer.type === "error") say(answer.message);
-    else if (action.type === "leave") announce("You will leave the table after this hand, or now if no hand is on.");
-  }
-
-  /**
-   * A small dialog with one number: buy-in or top-up.
-   * @param {{title: string, text: string, label: string, min: number, max: number,
-   *          value: number, submit: string, act: (n: number) => Promise<Frame>}} spec
-   */
-  function numberDialog(spec) {
-    const input = /** @type {HTMLInputElement} */ (
-      h("input", {
-        type: "number",
-        name: "amount",
-        min: spec.min,
-        max: spec.max,
-        step: 1,
-        value: spec.value,
-        required: true,
-      })
-    );
-    const error = h("p", { class: "error", role: "alert" });
-    const dialog = /** @type {HTMLDialogElement} */ (
-      h(
-        "dialog",
-        { class: "table-dialog", "aria-labelledby": "dialog-title" },
-        h(
-          "form",
-          { method: "dialog" },
-          h("h2", { id: "dialog-title" }, spec.title),
-          h("p", {}, spec.text),
-          h("label", {}, spec.label, " ", input),
-          error,
-          h(
-            "div",
-            { class: "dialog-buttons" },
-            h("button", { type: "submit", class: "primary" }, spec.submit),
-            h("button", { type: "button", onclick: () => dialog.close() }, "Cancel"),
-          ),
-        ),
-      )
-    );
-    dialog.querySelector("form")?.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const amount = Number(input.value);
-      if (!Number.isInteger(amount) || amount < spec.min || amount > spec.max) {
-        error.textContent = `Choose a whole number between ${spec.min} and ${spec.max}.`;
-        return;
-      }
-      error.textContent = "";
-      const answer = await spec.act(amount);
-      if (answer.type === "error") error.textContent = answer.message;
-      else dialog.close();
-    });
-    dialog.addEventListener("close", () => dialog.remove());
-    page.append(dialog);
-    dialog.showModal();
-    input.focus();
-    input.select();
+    else if (action.type === "leave") {
+      announce("You will leave the table after this hand, or now if no hand is on.");
+    }
   }
 
   /** @param {number} seat */
@@ -1042,9 +1032,11 @@ export function render(main, params) {
     }
     const min = settings.min_buy_in;
     const max = Math.min(settings.max_buy_in, Math.max(min, balance));
-    numberDialog({
+    numberDialog(page, {
       title: `Sit at seat ${seat + 1}`,
-      text: `Buy-in between ${min.toLocaleString("en")} and ${settings.max_buy_in.toLocaleString("en")} chips. Your wallet holds ${balance.toLocaleString("en")} chips.`,
+      text:
+        `Buy-in between ${chips(min)} and ${chips(settings.max_buy_in)} chips. ` +
+        `Your wallet holds ${chips(balance)} chips.`,
       label: "Buy-in",
       min,
       max,
@@ -1075,9 +1067,11 @@ export function render(main, params) {
       say("Your stack is already at the table's maximum.");
       return;
     }
-    numberDialog({
+    numberDialog(page, {
       title: "Top up",
-      text: `Add up to ${room.toLocaleString("en")} chips (between hands). Your wallet holds ${balance.toLocaleString("en")} chips.`,
+      text:
+        `Add up to ${chips(room)} chips (between hands). ` +
+        `Your wallet holds ${chips(balance)} chips.`,
       label: "Amount",
       min: 1,
       max: room,
