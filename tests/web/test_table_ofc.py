@@ -50,12 +50,14 @@ def street(page: Page, preset: str, how: str, seed: int) -> None:
         for card in cards[:keep]:
             card_in(page, "set", card).click()
             expect(card_in(page, "set", card)).to_have_count(0)
-        for card in cards[keep:]:
+        discarded = cards[keep:]
+        for card in discarded:
             card_in(page, "set", card).focus()
             page.keyboard.press("d")
             expect(card_in(page, "discard", card)).to_be_visible()
     else:
         rows = plan(page, preset, seed)
+        discarded = rows.get("discard", [])
         for zone in ("front", "middle", "back", "discard"):
             for card in rows.get(zone, []):
                 place(page, card, zone, "key" if how == "click" else how)
@@ -69,6 +71,9 @@ def street(page: Page, preset: str, how: str, seed: int) -> None:
         play.click()
     # the decision is gone (the next street may follow at once)
     expect(page.locator(f'.setter[data-key="{key}"]')).to_have_count(0, timeout=30_000)
+    # what the player discarded stays in sight for them (and only them: the leak check)
+    for card in discarded:
+        expect(page.locator(f'.my-discards [data-card="{card}"]')).to_have_count(1)
 
 
 @pytest.mark.parametrize("preset", OFC)

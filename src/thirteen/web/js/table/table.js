@@ -422,6 +422,16 @@ export function render(main, params) {
       body = boardElement(board, isMe ? hand.me : null, showdownNames(board));
     }
     const result = hand?.results?.find((/** @type {any} */ r) => r.seat === index);
+    // your own discards (pineapple, fantasyland): yours to see, sent to no one else
+    const discards = isMe ? parseCards(hand?.me?.discards) : [];
+    const discarded = discards.length
+      ? h(
+          "div",
+          { class: "my-discards", role: "group", "aria-label": "Your discards" },
+          h("span", {}, "Your discards (no one else sees them):"),
+          ...discards.map((c) => cardElement(c, { small: true })),
+        )
+      : null;
     return h(
       "section",
       {
@@ -433,6 +443,7 @@ export function render(main, params) {
       head,
       state,
       body,
+      discarded,
       result && view?.phase === "showdown"
         ? resultElement(result, nameOf, settings?.unit ?? 1)
         : null,
