@@ -208,15 +208,19 @@ def test_demo_plays_every_preset_with_the_bots_reproducibly(cli: CLI) -> None:
     assert again.out == r.out
 
 
-def test_the_installed_script_answers_with_exit_code_two() -> None:
-    script = Path(sys.executable).parent / "thirteen"
+@pytest.mark.parametrize(
+    "program",
+    [[str(Path(sys.executable).parent / "thirteen")], [sys.executable, "-m", "thirteen"]],
+    ids=["script", "python -m"],
+)
+def test_the_installed_script_answers_with_exit_code_two(program: list[str]) -> None:
     ok = subprocess.run(
-        [str(script), "eval", "Qs", "Qd", "7c"], capture_output=True, text=True, check=False
+        [*program, "eval", "Qs", "Qd", "7c"], capture_output=True, text=True, check=False
     )
     assert ok.returncode == 0
     assert json.loads(ok.stdout)["description"] == "Pair of Queens"
     bad = subprocess.run(
-        [str(script), "eval", "Qs", "Qq"], capture_output=True, text=True, check=False
+        [*program, "eval", "Qs", "Qq"], capture_output=True, text=True, check=False
     )
     assert bad.returncode == 2
     assert bad.stderr.startswith("thirteen: ")

@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 from cli_helpers import Run, run_cli
 from thirteen.cli import COMMANDS
@@ -20,6 +24,16 @@ CLI = Callable[..., Run]
 
 HEAVY = ("numba", "numpy", "rich", "thirteen.bots", "thirteen.bench")
 """What no quick command should import."""
+
+PYPROJECT = Path(__file__).parents[1] / "pyproject.toml"
+
+
+def typer_as_pinned() -> bool:
+    """Whether the installed Typer is one ``pyproject.toml`` allows (a virtual environment made
+    before the pin may still hold Typer 0.29, which parses arguments through pydantic)."""
+    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    (pin,) = [r for r in map(Requirement, project["dependencies"]) if r.name == "typer"]
+    return pin.specifier.contains(version("typer"))
 
 
 @pytest.fixture
@@ -68,6 +82,16 @@ def test_quick_commands_import_no_compiled_kernels(args: list[str]) -> None:
     others = {f"thirteen.commands.{name}" for name in ("solve", "duel", "demo", "simulate")}
     assert f"thirteen.commands.{command}" in modules
     assert not modules & others
+
+
+@pytest.mark.skipif(
+    not typer_as_pinned(), reason=f"typer {version('typer')} is not the pinned one: reinstall"
+)
+@pytest.mark.parametrize("args", [["eval", "As", "Ks", "Qs"], ["rules"], ["score", "--help"]])
+def test_quick_commands_import_no_pydantic(args: list[str]) -> None:
+    """Parsing arguments costs no pydantic (with Typer 0.29's, eval and rules took 3× the time
+    of import typer; without, 1.7×: benchmarks/README.md, cli-start)."""
+    assert not [m for m in modules_after(*args) if m.startswith(("pydantic", "annotated_types"))]
 
 
 def test_solve_help_imports_no_solver() -> None:

@@ -22,6 +22,7 @@ from thirteen.engine.evaluate import (
     evaluate_batch,
     hand_labels,
     is_front_class,
+    known_labels,
     label_floor,
     lowball,
     lowball_batch,
@@ -182,6 +183,17 @@ def test_labels_and_floors() -> None:
     assert label_floor("full house", 5) == s("2s 2d 2c 3h 3d")
     with pytest.raises(ValueError, match="no 3-card hand"):
         label_floor("flush", 3)
+
+
+@pytest.mark.parametrize("size", [3, 5])
+def test_known_labels_are_the_labels_of_every_hand(size: int) -> None:
+    every = {
+        label
+        for strength in range(NUM_STRENGTHS)
+        if is_front_class(strength) == (size == 3)
+        for label in hand_labels(strength)
+    }
+    assert known_labels(size) == every
 
 
 def test_lowball_order(all_fives: np.ndarray) -> None:

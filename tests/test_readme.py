@@ -76,13 +76,15 @@ EXPECT: dict[str, Callable[[str], object]] = {
     "thirteen admin audit": lambda out: "The audit passed." in out,
     "thirteen admin export": lambda out: "0 hand histories in backup" in out,
     "thirteen admin migrate": lambda out: "up to date" in out,
+    "thirteen admin backup": lambda out: "Backed up to room.backup" in out,
+    "thirteen admin restore": lambda out: "the audit passed" in out,
     "thirteen bench": lambda out: "benchmark: evaluate" in out,
 }
 """What each example's output must show (the first matching start wins)."""
 
 
 def test_the_readme_has_its_examples() -> None:
-    assert len(COMMANDS) == 19
+    assert len(COMMANDS) == 21
     assert {kind for kind, _ in BLOCKS} == {"sh", "json", "python"}
     others = {line.split("#")[0].strip() for line in EXAMPLES if line not in COMMANDS}
     assert others == set(NOT_RUN)

@@ -42,6 +42,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         bot_delay=0,
         bot_budget=0.02,
         admins="boss",
+        rate_limits=False,  # tests/server/test_limits.py turns them on
     )
 
 

@@ -155,6 +155,7 @@ def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[S
         "THIRTEEN_BOT_DELAY": "0",
         "THIRTEEN_BOT_BUDGET": "0.01",
         "THIRTEEN_ADMINS": "boss",
+        "THIRTEEN_RATE_LIMITS": "false",
         "THIRTEEN_ARGON2_MEMORY_KIB": "8192",
         "THIRTEEN_ARGON2_TIME_COST": "1",
         "THIRTEEN_DISCOVER_SECONDS": "0.2",

@@ -60,8 +60,12 @@ def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+OPERATOR_FILES = {"backup.py": "thirteen admin backup/restore: the operator's, never a client's"}
+"""Server modules no client reaches (their refusals are the CLI's, not the protocol's)."""
+
+
 def _sources() -> list[Path]:
-    server = sorted((SRC / "server").rglob("*.py"))
+    server = sorted(p for p in (SRC / "server").rglob("*.py") if p.name not in OPERATOR_FILES)
     return [*server, SRC / "engine" / "table.py", *(SRC / "engine" / f for f in ENGINE_FILES)]
 
 

@@ -19,6 +19,7 @@ SUITES: dict[str, tuple[str, str]] = {
     "setter": ("setter", "bench_setter"),
     "bots": ("bots", "bench_bots"),
     "room": ("room", "bench_room"),
+    "chaos": ("chaos", "bench_chaos"),
 }
 """Suite name -> (module in this package, function returning a :class:`Report`)."""
 

@@ -354,6 +354,7 @@ def server_env(database_url: str, folder: Path, admin: str) -> dict[str, str]:
         "THIRTEEN_DEFAULT_TABLES": "false",
         "THIRTEEN_BOT_DELAY": "0",
         "THIRTEEN_ADMINS": admin,
+        "THIRTEEN_RATE_LIMITS": "false",  # thousands of accounts from one address
         # argon2id at its cheapest: thousands of bench accounts sign up in seconds
         "THIRTEEN_ARGON2_MEMORY_KIB": "64",
         "THIRTEEN_ARGON2_TIME_COST": "1",

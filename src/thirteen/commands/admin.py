@@ -1,5 +1,5 @@
 """``thirteen admin``: the operator's tools — migrate, audit, open and close tables, roles, the
-room's public key."""
+room's public key, backups."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from thirteen.commands.common import emit, fail
 
 admin_app = typer.Typer(
     name="admin",
-    help="The operator's tools: migrate, audit, tables, roles, the signing key.",
+    help="The operator's tools: migrate, audit, tables, roles, the signing key, backups.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -26,16 +26,16 @@ admin_app.add_typer(table_app, name="table")
 T = TypeVar("T")
 
 
-def _with_db(body: Callable[[Any], Awaitable[T]]) -> T:
-    """Run ``body(db)`` on the configured database (migrated first)."""
+def _with_db(body: Callable[[Any], Awaitable[T]], database_url: str | None = None) -> T:
+    """Run ``body(db)`` on the configured database (or ``database_url``), migrated first."""
     from thirteen.server.db.session import Database, migrate
     from thirteen.server.settings import load_settings
 
-    settings = load_settings()
+    url = database_url or load_settings().database_url
 
     async def main() -> T:
-        await migrate(settings.database_url)
-        db = Database(settings.database_url)
+        await migrate(url)
+        db = Database(url)
         try:
             return await body(db)
         finally:
@@ -232,6 +232,41 @@ def export(
 
     transfers = _with_db(body)
     print(f"{writer.summary()}; {transfers} transfers in {directory / 'ledger.csv'}.")
+
+
+@admin_app.command("backup")
+def backup_command(
+    target: Annotated[Path, typer.Argument(help="The backup file to write (must not exist).")],
+) -> None:
+    """Back up the room's database while it runs (SQLite online backup, or pg_dump)."""
+    from thirteen.server.backup import backup
+    from thirteen.server.settings import load_settings
+
+    print(f"Backed up to {backup(load_settings().database_url, target)}.")
+
+
+@admin_app.command("restore")
+def restore_command(
+    source: Annotated[Path, typer.Argument(help="A file written by thirteen admin backup.")],
+    into: Annotated[
+        str | None,
+        typer.Option(help="The empty database to restore into; default THIRTEEN_DATABASE_URL."),
+    ] = None,
+) -> None:
+    """Restore a backup into an empty database, then audit it."""
+    from thirteen.server.audit import audit
+    from thirteen.server.backup import restore
+    from thirteen.server.settings import load_settings
+
+    database_url = into or load_settings().database_url
+    restore(database_url, source)
+    report = _with_db(audit, database_url)
+    for problem in report.problems:
+        print(f"problem: {problem}")
+    if not report.ok:
+        print(f"Restored, but the audit found {len(report.problems)} problems.")
+        raise typer.Exit(1)
+    print(f"Restored {source}; the audit passed ({report.hands} hands).")
 
 
 @admin_app.command("promote")

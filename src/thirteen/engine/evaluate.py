@@ -446,13 +446,14 @@ def label_floor(label: str, size: int) -> int:
 
 @cache
 def known_labels(size: int) -> frozenset[str]:
-    """Every label some ``size``-card hand answers to."""
-    return frozenset(
-        label
-        for s in range(NUM_STRENGTHS)
-        if is_front_class(s) == (size == 3)
-        for label in hand_labels(s)
-    )
+    """Every label some ``size``-card hand answers to (as :func:`hand_labels` names them): its
+    categories, a pair and trips of every rank, and for five cards the royal flush. Said
+    directly, not found by walking every strength: the presets check their labels at import."""
+    ranked = {rank * n for rank in RANKS for n in (2, 3)}
+    if size == 3:
+        front = (Category.HIGH_CARD, Category.PAIR, Category.TRIPS)
+        return frozenset({*(CATEGORY_NAMES[c] for c in front), *ranked})
+    return frozenset({*CATEGORY_NAMES, *ranked, "royal flush"})
 
 
 def _as_hands(hands: npt.ArrayLike, sizes: tuple[int, ...]) -> npt.NDArray[np.int8]:

@@ -15,9 +15,10 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from starlette.responses import Response
 
 from thirteen.engine.errors import RuleError
-from thirteen.server.accounts import Accounts, Me
+from thirteen.server.accounts import Accounts, Me, digest
 from thirteen.server.db.session import Database
 from thirteen.server.settings import Settings
+from thirteen.server.throttle import RateLimitError, Throttle
 
 log = logging.getLogger("thirteen.server")
 
@@ -79,6 +80,7 @@ ERROR_MEANINGS = {
     404: "There is no such thing.",
     409: "It conflicts with what is there (a name taken, chips short, not your turn).",
     422: "The request does not have the documented shape.",
+    429: "Too many attempts or requests; the message says how long to wait (Retry-After).",
 }
 
 
@@ -120,7 +122,10 @@ def _validation_sentence(exc: RequestValidationError) -> str:
 
 async def _rule_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RuleError)
-    return error_response(exc.code, exc.message)
+    response = error_response(exc.code, exc.message)
+    if isinstance(exc, RateLimitError):
+        response.headers["retry-after"] = str(exc.retry_after)
+    return response
 
 
 async def _validation_error(_request: Request, exc: Exception) -> Response:
@@ -161,12 +166,33 @@ class SecurityHeaders(BaseHTTPMiddleware):
         return response
 
 
+def client_address(request: Request) -> str:
+    """The client's address (as the proxy in front says, when uvicorn trusts it)."""
+    return request.client.host if request.client else "unknown"
+
+
+class HttpLimit(BaseHTTPMiddleware):
+    """``limit_http``: API requests per session, or per address without one."""
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        if request.url.path.startswith("/api/"):
+            throttle: Throttle = request.app.state.throttle
+            session = request.cookies.get(SESSION_COOKIE)
+            key = f"session:{digest(session)}" if session else f"address:{client_address(request)}"
+            try:
+                await throttle.hit("http", key)
+            except RateLimitError as e:
+                return await _rule_error(request, e)
+        return await call_next(request)
+
+
 def install(app: FastAPI) -> None:
-    """Error handlers and security headers for ``app``."""
+    """Error handlers, rate limits and security headers for ``app``."""
     app.add_exception_handler(RuleError, _rule_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected)
+    app.add_middleware(HttpLimit)
     app.add_middleware(SecurityHeaders)
 
 
@@ -235,6 +261,7 @@ __all__ = [
     "User",
     "accounts_of",
     "check_origin",
+    "client_address",
     "current_user",
     "db_of",
     "error_body",

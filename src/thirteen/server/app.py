@@ -14,11 +14,13 @@ from starlette.responses import Response
 import thirteen
 from thirteen.server import api, assist, histories, lobby, routes, web, ws
 from thirteen.server.accounts import Accounts
+from thirteen.server.db import failpoints
 from thirteen.server.db.session import Database, migrate
 from thirteen.server.metrics import Metrics
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings, load_settings
 from thirteen.server.signing import load_signer
+from thirteen.server.throttle import Throttle
 
 log = logging.getLogger("thirteen.server")
 
@@ -38,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = Accounts(db, settings)
         app.state.room = Room(db, settings, app.state.accounts, app.state.metrics)
         await app.state.room.open()
+        failpoints.arm(db.engine, settings.chaos_kill_after)
         log.info("room open; histories signed with Ed25519 key %s", signer.key_id)
         try:
             yield
@@ -56,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.signer = signer
     app.state.metrics = Metrics()
+    app.state.throttle = Throttle(settings)
     api.install(app)
     for module in (routes, lobby, assist, histories, ws):
         app.include_router(module.router)

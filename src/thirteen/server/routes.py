@@ -13,6 +13,7 @@ from thirteen.server.accounts import (
     NAME_PATTERN,
     PASSWORD_MAX,
     PASSWORD_MIN,
+    AccountError,
     Accounts,
     Me,
 )
@@ -21,12 +22,14 @@ from thirteen.server.api import (
     OriginChecked,
     User,
     accounts_of,
+    client_address,
     db_of,
     errors,
     optional_user,
     settings_of,
 )
 from thirteen.server.db.models import LedgerAccount, Transfer
+from thirteen.server.throttle import Throttle
 
 router = APIRouter()
 
@@ -98,6 +101,11 @@ class Health(BaseModel):
 AccountsDep = Annotated[Accounts, Depends(accounts_of)]
 
 
+def throttle_of(request: Request) -> Throttle:
+    throttle: Throttle = request.app.state.throttle
+    return throttle
+
+
 async def _wallet_balance(request: Request, user_id: int) -> int:
     async with db_of(request).begin() as s:
         return (await ledger.wallet(s, user_id)).balance
@@ -129,25 +137,35 @@ async def _account(request: Request, me: Me) -> Account:
     "/api/accounts",
     status_code=201,
     dependencies=[OriginChecked],
-    responses=errors(400, 403, 409, 422),
+    responses=errors(400, 403, 409, 422, 429),
 )
 async def sign_up(
     body: NewAccount, request: Request, response: Response, accounts: AccountsDep
 ) -> Account:
     """Open an account (with the house's welcome chips) and log in."""
+    await throttle_of(request).hit("signup_address", client_address(request))
     await accounts.sign_up(body.name, body.password)
     token, me = await accounts.log_in(body.name, body.password)
     _set_cookie(request, response, token)
     return await _account(request, me)
 
 
-@router.post("/api/session", dependencies=[OriginChecked], responses=errors(401, 403, 422))
+@router.post("/api/session", dependencies=[OriginChecked], responses=errors(401, 403, 422, 429))
 async def log_in(
     body: Credentials, request: Request, response: Response, accounts: AccountsDep
 ) -> Account:
     """Log in: a new session every time (an old cookie is never promoted)."""
     old = request.cookies.get(SESSION_COOKIE)
-    token, me = await accounts.log_in(body.name, body.password)
+    throttle, address, account = throttle_of(request), client_address(request), body.name.lower()
+    await throttle.check("login_account", account)
+    await throttle.check("login_address", address)
+    try:
+        token, me = await accounts.log_in(body.name, body.password)
+    except AccountError:
+        # only failures count: growing windows make a guesser wait longer and longer
+        await throttle.hit("login_account", account)
+        await throttle.hit("login_address", address)
+        raise
     if old:
         await accounts.log_out(old)
     _set_cookie(request, response, token)

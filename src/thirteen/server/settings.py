@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from limits import RateLimitItem, parse_many
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -73,6 +74,54 @@ class Settings(BaseSettings):
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", description="Least important log line written."
     )
+    chaos_kill_after: int = Field(
+        default=0,
+        ge=0,
+        description="For the chaos harness only: SIGKILL the room at its Nth write point once "
+        "it is open (0: never).",
+    )
+    rate_limits: bool = Field(
+        default=True,
+        description="Refuse what goes over the limit_* settings (turn off only for load tests).",
+    )
+    limit_login_account: str = Field(
+        default="5/minute;20/hour",
+        description="Failed log-ins per account, in growing windows ('N/minute;M/hour').",
+    )
+    limit_login_address: str = Field(
+        default="20/minute;100/hour", description="Failed log-ins per client address."
+    )
+    limit_signup_address: str = Field(
+        default="5/minute;30/hour", description="New accounts per client address."
+    )
+    limit_http: str = Field(
+        default="600/minute",
+        description="HTTP API requests per session (per address without a session).",
+    )
+    limit_sockets_account: int = Field(
+        default=16, ge=1, le=10_000, description="Open WebSockets per account."
+    )
+    limit_sockets_address: int = Field(
+        default=256, ge=1, le=1_000_000, description="Open WebSockets per client address."
+    )
+
+    @field_validator(
+        "limit_login_account", "limit_login_address", "limit_signup_address", "limit_http"
+    )
+    @classmethod
+    def _limits(cls, value: str) -> str:
+        parse_limits(value)
+        return value
+
+
+def parse_limits(text: str) -> list[RateLimitItem]:
+    """``"5/minute;20/hour"`` as limit items (``""``: no limit); :class:`ValueError` if bad."""
+    if not text.strip():
+        return []
+    try:
+        return list(parse_many(text))
+    except ValueError as e:
+        raise ValueError(f"{text!r} is not a limit like '5/minute;20/hour'") from e
 
 
 def admin_names(settings: Settings) -> set[str]:
@@ -84,4 +133,4 @@ def load_settings(**overrides: object) -> Settings:
     return Settings(**overrides)  # type: ignore[arg-type]
 
 
-__all__ = ["Settings", "admin_names", "load_settings"]
+__all__ = ["Settings", "admin_names", "load_settings", "parse_limits"]

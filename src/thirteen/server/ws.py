@@ -15,7 +15,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -39,6 +39,7 @@ from thirteen.server.protocol import (
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings
 from thirteen.server.tables import Request, Watcher
+from thirteen.server.throttle import RateLimitError, Throttle
 
 log = logging.getLogger("thirteen.server.ws")
 
@@ -135,6 +136,23 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
             websocket, "bad_ticket", "That ticket is unknown, used or expired.", CLOSE_POLICY
         )
         return
+    try:
+        with _held(websocket, me.name if me else None):
+            await _table_socket(websocket, owner, me)
+    except RateLimitError as e:
+        await _refuse(websocket, "rate_limited", e.message, CLOSE_POLICY)
+
+
+@contextlib.contextmanager
+def _held(websocket: WebSocket, account: str | None) -> Iterator[None]:
+    """Count the socket against its account's and its address's limits while it is open."""
+    throttle: Throttle = websocket.app.state.throttle
+    address = websocket.client.host if websocket.client else "unknown"
+    with throttle.socket(account, address):
+        yield
+
+
+async def _table_socket(websocket: WebSocket, owner: Any, me: Me | None) -> None:
     await websocket.accept()
     metrics = websocket.app.state.metrics
     metrics.ws_connections.inc()
@@ -217,6 +235,14 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if not _origin_ok(websocket):
         await _refuse(websocket, "bad_origin", "This page came from another site.", CLOSE_POLICY)
         return
+    try:
+        with _held(websocket, None):
+            await _lobby_socket(websocket, room)
+    except RateLimitError as e:
+        await _refuse(websocket, "rate_limited", e.message, CLOSE_POLICY)
+
+
+async def _lobby_socket(websocket: WebSocket, room: Room) -> None:
     await websocket.accept()
     watcher = Watcher(None, None)
     writer = asyncio.create_task(_writer(websocket, watcher))

@@ -68,7 +68,10 @@ export async function request(method, path, body) {
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
     const error = data && typeof data === "object" && data.error;
-    if (response.status === 401 && account) setAccount(null);
+    // the session is gone (not a wrong password given while logged in)
+    if (response.status === 401 && account && error && error.code === "not_logged_in") {
+      setAccount(null);
+    }
     throw new RoomError(
       response.status,
       error ? error.code : "http_error",

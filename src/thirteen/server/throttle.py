@@ -1,0 +1,113 @@
+"""Rate limits: failed log-ins (per account and per address, in growing windows, so repeated
+guessing backs off from a minute to an hour), sign-ups per address, HTTP requests per session
+(per address without one), and open sockets per account and per address.
+
+Windows are moving windows from the ``limits`` library, kept in this process's memory. A refusal
+is :class:`RateLimitError` (``429 rate_limited`` with a ``Retry-After`` header, or a socket's error
+frame and close) and a sentence that says how long to wait.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+from thirteen.engine.errors import RuleError
+from thirteen.server.settings import Settings, parse_limits
+
+SENTENCES = {
+    "login_account": "Too many failed log-ins for this account",
+    "login_address": "Too many failed log-ins from your address",
+    "signup_address": "Too many new accounts from your address",
+    "http": "Too many requests",
+}
+
+
+class RateLimitError(RuleError):
+    """Refused for going over a limit; ``retry_after`` is in whole seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = retry_after
+
+
+class Throttle:
+    """Every limit of one room (see the ``limit_*`` settings)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.enabled = settings.rate_limits
+        self.rules = {
+            "login_account": parse_limits(settings.limit_login_account),
+            "login_address": parse_limits(settings.limit_login_address),
+            "signup_address": parse_limits(settings.limit_signup_address),
+            "http": parse_limits(settings.limit_http),
+        }
+        self.max_sockets_account = settings.limit_sockets_account
+        self.max_sockets_address = settings.limit_sockets_address
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.sockets: Counter[str] = Counter()
+
+    async def _refusal(self, rule: str, key: str) -> RateLimitError | None:
+        for item in self.rules[rule]:
+            if not await self.limiter.test(item, rule, key):
+                stats = await self.limiter.get_window_stats(item, rule, key)
+                wait = max(1, math.ceil(stats.reset_time - time.time()))
+                return RateLimitError(f"{SENTENCES[rule]}; try again in {_duration(wait)}.", wait)
+        return None
+
+    async def check(self, rule: str, key: str) -> None:
+        """Refuse if ``key`` is already over ``rule``'s limit (counts nothing)."""
+        if self.enabled and (refusal := await self._refusal(rule, key)):
+            raise refusal
+
+    async def hit(self, rule: str, key: str) -> None:
+        """Count one for ``key``; refuse if it was already over (the refused one is not counted,
+        so a client that waits as told gets through)."""
+        if not self.enabled:
+            return
+        await self.check(rule, key)
+        for item in self.rules[rule]:
+            await self.limiter.hit(item, rule, key)
+
+    @contextmanager
+    def socket(self, account: str | None, address: str) -> Iterator[None]:
+        """Hold one socket for ``account`` (``None``: a spectator) from ``address``."""
+        keys = [f"address:{address}"] + ([f"account:{account}"] if account else [])
+        if self.enabled:
+            if self.sockets[keys[0]] >= self.max_sockets_address:
+                raise RateLimitError(
+                    f"Too many connections from your address (at most "
+                    f"{self.max_sockets_address}); close some and try again.",
+                    10,
+                )
+            if account and self.sockets[keys[1]] >= self.max_sockets_account:
+                raise RateLimitError(
+                    f"Too many connections for this account (at most "
+                    f"{self.max_sockets_account}); close some tabs and try again.",
+                    10,
+                )
+        for key in keys:
+            self.sockets[key] += 1
+        try:
+            yield
+        finally:
+            for key in keys:
+                self.sockets[key] -= 1
+                if self.sockets[key] <= 0:
+                    del self.sockets[key]
+
+
+def _duration(seconds: int) -> str:
+    if seconds < 120:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minutes"
+
+
+__all__ = ["RateLimitError", "Throttle"]

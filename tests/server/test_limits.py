@@ -1,0 +1,144 @@
+"""Rate limits: each refusal is 429 (or a socket's error and close) with a sentence saying how
+long to wait, and refuses nothing it should not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from services import serve_in_thread
+from websockets.sync.client import connect
+
+from thirteen.client import RoomClient, RoomError
+from thirteen.server.app import create_app
+from thirteen.server.settings import Settings, load_settings
+
+
+@pytest.fixture
+def limited(tmp_path: Path) -> Settings:
+    return load_settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
+        data_dir=tmp_path,
+        argon2_memory_kib=8192,
+        argon2_time_cost=1,
+        default_tables=False,
+        bot_delay=0,
+        admins="boss",
+        limit_login_account="3/minute;5/hour",
+        limit_login_address="6/minute",
+        limit_signup_address="4/minute",
+        limit_http="40/minute",
+        limit_sockets_account=2,
+        limit_sockets_address=4,
+    )
+
+
+@pytest.fixture
+def limited_room(limited: Settings) -> Iterator[str]:
+    with serve_in_thread(create_app(limited)) as url:
+        yield url
+
+
+def _refused(error: RoomError, words: str) -> None:
+    assert error.code == "rate_limited"
+    assert words in str(error)
+    assert "try again in" in str(error)
+
+
+def test_failed_logins_back_off_per_account_and_the_right_password_waits_too(
+    limited_room: str,
+) -> None:
+    with RoomClient(limited_room) as ann:
+        ann.sign_up("ann", "ann's password")
+    with RoomClient(limited_room) as guesser:
+        for _ in range(3):
+            with pytest.raises(RoomError) as wrong:
+                guesser.log_in("ann", "not it at all")
+            assert wrong.value.code == "bad_login"
+        with pytest.raises(RoomError) as limited:
+            guesser.log_in("ann", "ann's password")
+        _refused(limited.value, "failed log-ins for this account")
+        # another account is not held back by ann's
+        guesser.sign_up("bob", "bob's password")
+        assert guesser.log_in("bob", "bob's password")["name"] == "bob"
+
+
+def test_failed_logins_per_address(limited_room: str) -> None:
+    with RoomClient(limited_room) as client:
+        for i in range(6):  # six names, two failures each would pass the per-account limit
+            with pytest.raises(RoomError) as wrong:
+                client.log_in(f"nobody{i}", "whatever it is")
+            assert wrong.value.code == "bad_login"
+        with pytest.raises(RoomError) as limited:
+            client.log_in("nobody9", "whatever it is")
+        _refused(limited.value, "failed log-ins from your address")
+
+
+def test_signups_per_address_with_retry_after(limited_room: str) -> None:
+    with httpx.Client(base_url=limited_room) as http:
+        for i in range(4):
+            answer = http.post("/api/accounts", json={"name": f"new{i}", "password": "a password"})
+            assert answer.status_code == 201
+        answer = http.post("/api/accounts", json={"name": "new9", "password": "a password"})
+        assert answer.status_code == 429
+        assert answer.json()["error"]["code"] == "rate_limited"
+        assert 1 <= int(answer.headers["retry-after"]) <= 60
+        # nothing was made by the refused request
+        login = http.post("/api/session", json={"name": "new9", "password": "a password"})
+        assert login.status_code == 401
+
+
+def test_http_requests_per_session(limited_room: str) -> None:
+    with RoomClient(limited_room) as ann:
+        ann.sign_up("ann", "ann's password")  # one request of the address's budget
+        statuses = []
+        for _ in range(45):
+            try:
+                ann.me()
+                statuses.append(200)
+            except RoomError as e:
+                _refused(e, "Too many requests")
+                statuses.append(429)
+        assert statuses.count(200) == 40
+        assert statuses[40:] == [429] * 5
+    # another session has a budget of its own
+    with RoomClient(limited_room) as bob:
+        bob.sign_up("bob", "bob's password")
+        assert bob.me()["name"] == "bob"
+
+
+def test_sockets_per_account_and_per_address(limited_room: str, limited: Settings) -> None:
+    with RoomClient(limited_room) as boss:
+        boss.sign_up("boss", "the boss password")
+        table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic")
+        first = boss.open_table(table["id"])
+        second = boss.open_table(table["id"])
+        with pytest.raises(RoomError) as third:
+            boss.open_table(table["id"])
+        assert "connections for this account" in str(third.value)
+        # spectators count against the address: two more fit, the next is refused
+        url = boss.ws_url(f"/ws/tables/{table['id']}")
+        with connect(url) as a, connect(url) as b:
+            assert '"snapshot"' in str(a.recv(timeout=30))
+            assert '"snapshot"' in str(b.recv(timeout=30))
+            with connect(url) as refused:
+                frame = str(refused.recv(timeout=30))
+                assert "rate_limited" in frame
+                assert "connections from your address" in frame
+        # closing a socket frees its place (once the room has seen it close: each refused
+        # attempt is a round trip, so this waits on the room, not on a clock)
+        first.close()
+        third_again, refusal = None, ""
+        for _ in range(200):
+            try:
+                third_again = boss.open_table(table["id"])
+                break
+            except RoomError as e:
+                refusal = str(e)
+            assert "connections for this account" in refusal
+        assert third_again is not None
+        assert third_again.view["seats"]
+        second.close()
+        third_again.close()

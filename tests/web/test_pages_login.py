@@ -1,0 +1,134 @@
+"""Log in, sign up, log out and changing the password, in the browser against a real room."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+
+def sign_up(page: Page, name: str, password: str) -> None:
+    """Open an account through the API, in the page's context (its cookie is the page's)."""
+    answer = page.request.post("/api/accounts", data={"name": name, "password": password})
+    assert answer.ok, answer.text()
+
+
+def fill_sign_up(page: Page, name: str, password: str, repeat: str | None = None) -> None:
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Repeat password").fill(password if repeat is None else repeat)
+    page.get_by_role("button", name="Sign up").click()
+
+
+def log_in(page: Page, name: str, password: str) -> None:
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_role("button", name="Log in").click()
+
+
+def test_sign_up_log_out_and_log_in_again(room: str, new_context: Any, page_errors: Any) -> None:
+    page: Page = new_context().new_page()
+    page.goto("/#/signup")
+    expect(page.get_by_role("heading", name="Sign up")).to_be_visible()
+    fill_sign_up(page, "ann", "ann's password")
+    # signed up and logged in: the lobby, the nav bar with her wallet and Log out
+    expect(page).to_have_url(re.compile(r"#/lobby$"))
+    nav = page.get_by_role("navigation", name="Room")
+    expect(nav).to_contain_text("ann · 10,000 chips")
+    nav.get_by_role("button", name="Log out").click()
+    expect(nav.get_by_role("link", name="Log in")).to_be_visible()
+    expect(nav).not_to_contain_text("ann")
+
+    nav.get_by_role("link", name="Log in").click()
+    expect(page.get_by_role("heading", name="Log in")).to_be_visible()
+    page_errors.expect(r"401")
+    log_in(page, "ann", "not her password")
+    expect(page.get_by_role("alert").filter(has_text="do not match")).to_have_text(
+        "That name and password do not match an account."
+    )
+    expect(page).to_have_url(re.compile(r"#/login$"))
+    expect(page.get_by_label("Password", exact=True)).to_have_value("")
+
+    log_in(page, "ann", "ann's password")
+    expect(page).to_have_url(re.compile(r"#/lobby$"))
+    expect(nav.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def test_sign_up_refusals_show_a_sentence(room: str, new_context: Any, page_errors: Any) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "bob", "bob's password")
+    page.context.clear_cookies()
+    page.goto("/#/signup")
+    alert = page.locator("form [role=alert]")
+    # checked here, before asking the room
+    fill_sign_up(page, "b!", "long enough password")
+    expect(alert).to_contain_text("A name has 3 to 20 letters")
+    expect(page.get_by_label("Name")).to_have_attribute("aria-invalid", "true")
+    fill_sign_up(page, "carol", "short")
+    expect(alert).to_have_text("The password needs at least 8 characters.")
+    fill_sign_up(page, "carol", "long enough password", "another password")
+    expect(alert).to_have_text("The two passwords differ.")
+    # the room's own sentence: the name is taken (names are case-blind)
+    page_errors.expect(r"409")
+    fill_sign_up(page, "BOB", "long enough password")
+    expect(alert).to_have_text("The name 'BOB' is taken.")
+    expect(page).to_have_url(re.compile(r"#/signup$"))
+
+
+def test_change_password_then_log_in_with_it(room: str, new_context: Any, page_errors: Any) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "dora", "the old password")
+    page.goto("/#/account")
+    section = page.get_by_role("region", name="Change password")
+    page_errors.expect(r"401")
+    # a wrong current password: the room's sentence, and still logged in
+    section.get_by_label("Current password").fill("not the password")
+    section.get_by_label("New password", exact=True).fill("the new password")
+    section.get_by_label("Repeat new password").fill("the new password")
+    section.get_by_role("button", name="Change password").click()
+    expect(section.get_by_role("alert")).to_have_text("The current password is not right.")
+    nav = page.get_by_role("navigation", name="Room")
+    expect(nav.get_by_role("button", name="Log out")).to_be_visible()
+
+    section.get_by_label("Current password").fill("the old password")
+    section.get_by_label("New password", exact=True).fill("the new password")
+    section.get_by_label("Repeat new password").fill("the new password")
+    section.get_by_role("button", name="Change password").click()
+    expect(section.get_by_role("status")).to_have_text(
+        "Password changed. Your other sessions were logged out."
+    )
+    nav.get_by_role("button", name="Log out").click()
+    nav.get_by_role("link", name="Log in").click()
+    log_in(page, "dora", "the old password")
+    expect(page.locator("form [role=alert]")).to_have_text(
+        "That name and password do not match an account."
+    )
+    log_in(page, "dora", "the new password")
+    expect(page).to_have_url(re.compile(r"#/lobby$"))
+    expect(nav).to_contain_text("dora")
+
+
+def test_logging_in_goes_back_where_the_player_was_going(room: str, new_context: Any) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "eve", "eve's password")
+    page.context.clear_cookies()
+    page.goto("/#/account")
+    main = page.get_by_role("main")
+    expect(main).to_contain_text("to see your wallet and your hands")
+    main.get_by_role("link", name="Log in").click()
+    log_in(page, "eve", "eve's password")
+    expect(page).to_have_url(re.compile(r"#/account$"))
+    expect(page.get_by_role("heading", name="Wallet")).to_be_visible()
+
+
+def test_the_nav_bars_log_in_comes_back_to_the_page_it_left(room: str, new_context: Any) -> None:
+    page: Page = new_context().new_page()
+    sign_up(page, "fay", "fay's password")
+    page.context.clear_cookies()
+    page.goto("/#/account")
+    expect(page.get_by_role("main")).to_contain_text("to see your wallet and your hands")
+    page.get_by_role("navigation", name="Room").get_by_role("link", name="Log in").click()
+    log_in(page, "fay", "fay's password")
+    expect(page).to_have_url(re.compile(r"#/account$"))
+    expect(page.get_by_role("heading", name="Wallet")).to_be_visible()
