@@ -1,0 +1,204 @@
+// The seats around the table and what they show: name, stack, dealer button, state, timer,
+// board, and at the showdown each player's results. Only what the frame gives is drawn: a board
+// that is face down is drawn as card backs, never from anything else.
+
+import { cardElement, parseCards } from "../cards.js";
+import { h } from "../ui.js";
+import { ROWS, ROW_NAMES, SIZES } from "./setter.js";
+
+/** @typedef {Record<string, any>} View */
+
+export const NATURAL_NAMES = {
+  dragon: "Dragon (13 unique cards)",
+  "six-pairs": "Six pairs",
+  "three-flushes": "Three flushes",
+  "three-straights": "Three straights",
+  "no-face-cards": "No face cards",
+};
+
+/** @param {string} name */
+export function naturalName(name) {
+  return /** @type {Record<string, string>} */ (NATURAL_NAMES)[name] ?? name;
+}
+
+/** "+8", "-3", "0" @param {number} n */
+export function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** m:ss from seconds. @param {number} seconds */
+export function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Where a seat sits on screen, counted from the viewer's own seat (at the bottom).
+ * @param {number} seat @param {number} mine @param {number} count
+ */
+export function position(seat, mine, count) {
+  const r = (seat - mine + count) % count;
+  if (r === 0) return "bottom";
+  if (count === 2) return "top";
+  if (count === 3) return r === 1 ? "left" : "right";
+  return ["bottom", "left", "top", "right"][r];
+}
+
+/**
+ * A board as everyone may see it (small cards, rows named).
+ * @param {Record<string, any> | null} board
+ * @param {Record<string, any> | null} me the viewer's own cards when this is the viewer's board
+ * @param {Record<string, string | null> | null} [names] each row's hand name (at the showdown)
+ */
+export function boardElement(board, me, names = null) {
+  const rows = ROWS.map((row) => {
+    /** @type {string[]} */
+    let cards = parseCards(me ? me[row] : board?.[row]);
+    const hidden = board && !me && (board.face_down || board.outcome === "surrendered");
+    if (hidden) cards = Array(SIZES[row]).fill("??");
+    const slots = [];
+    for (let i = 0; i < SIZES[row]; i++) {
+      slots.push(
+        cards[i] ? cardElement(cards[i], { small: true }) : h("span", { class: "slot small" }),
+      );
+    }
+    const name = names?.[row];
+    return h(
+      "div",
+      { class: "board-row", role: "group", "aria-label": ROW_NAMES[row] },
+      h("span", { class: "row-tag", "aria-hidden": "true" }, ROW_NAMES[row][0]),
+      ...slots,
+      name ? h("span", { class: "row-name" }, name) : null,
+    );
+  });
+  const classes = ["board"];
+  if (board?.outcome === "surrendered") classes.push("surrendered");
+  const label =
+    board?.outcome === "surrendered"
+      ? h("p", { class: "board-label" }, "Surrendered")
+      : null;
+  return h("div", { class: classes.join(" ") }, label, ...rows);
+}
+
+/**
+ * What a seat is doing, in words (colour is never the only signal).
+ * @param {Record<string, any>} seat @param {View} view @param {Set<number> | null} away
+ */
+export function seatState(seat, view, away) {
+  const parts = [];
+  const hand = view.hand;
+  const board = hand?.boards?.find((/** @type {any} */ b) => b.seat === seat.seat);
+  if (away && away.has(seat.seat)) parts.push("Disconnected");
+  if (board) {
+    if (board.fantasyland) parts.push(`In fantasyland (${board.fantasyland} cards)`);
+    if (view.phase === "playing") {
+      const acting = hand.to_act.some((/** @type {any} */ t) => t[0] === seat.seat);
+      if (board.outcome === "surrendered") parts.push("Surrendered");
+      else if (board.outcome === "natural") parts.push(`Natural: ${naturalName(board.natural)}`);
+      else if (acting) parts.push("To act");
+      else if (board.outcome === "set") parts.push(board.face_down ? "Set, face down" : "Set");
+      else parts.push("Playing");
+    } else if (board.outcome === "surrendered") {
+      parts.push("Surrendered");
+    } else if (board.outcome === "natural") {
+      parts.push(`Natural: ${naturalName(board.natural)}`);
+    } else {
+      parts.push("Showdown");
+    }
+    if (board.timed_out) parts.push("Timed out");
+  } else if (!seat.sitting_out) {
+    parts.push(hand && view.phase !== "waiting" ? "Waiting for the next hand" : "Ready");
+  }
+  if (seat.sitting_out) parts.push("Sitting out");
+  if (seat.leaving) parts.push("Leaving after the hand");
+  if (seat.fantasyland_next && !board?.fantasyland) {
+    parts.push(`Fantasyland next hand (${seat.fantasyland_next} cards)`);
+  }
+  return parts.join(" · ");
+}
+
+/**
+ * One player's results at the showdown.
+ * @param {Record<string, any>} result
+ * @param {(seat: number) => string} nameOf
+ * @param {number} unit
+ */
+export function resultElement(result, nameOf, unit) {
+  const items = [];
+  items.push(
+    h(
+      "li",
+      { class: result.total > 0 ? "won" : result.total < 0 ? "lost" : "" },
+      h("strong", {}, `Total ${signed(result.total)}`),
+      unit === 1 ? ` (${signed(result.money)} chips)` : ` (${signed(result.money)} chips)`,
+    ),
+  );
+  for (const [seat, points] of result.against) {
+    items.push(h("li", {}, `Against ${nameOf(seat)}: ${signed(points)}`));
+  }
+  if (result.surrendered) items.push(h("li", {}, "Surrendered"));
+  if (result.foul) items.push(h("li", { class: "foul" }, "Fouled"));
+  if (result.natural) items.push(h("li", {}, `Natural: ${naturalName(result.natural)}`));
+  if (result.royalties) items.push(h("li", {}, `Royalties ${result.royalties}`));
+  if (result.fan) items.push(h("li", {}, `Fan ${result.fan}`));
+  if (result.fantasyland_next) {
+    items.push(h("li", {}, `Fantasyland next hand (${result.fantasyland_next} cards)`));
+  }
+  return h("ul", { class: "result", "aria-label": "Result" }, ...items);
+}
+
+/**
+ * The showdown as a table: for each player the points against each opponent and the total.
+ * @param {View} view @param {(seat: number) => string} nameOf
+ */
+export function resultsTable(view, nameOf) {
+  const results = view.hand?.results;
+  if (!results) return null;
+  const rows = results.map((/** @type {any} */ r) =>
+    h(
+      "tr",
+      { "data-seat": r.seat },
+      h("th", { scope: "row" }, nameOf(r.seat)),
+      h(
+        "td",
+        {},
+        r.against.map((/** @type {any} */ a) => `${nameOf(a[0])} ${signed(a[1])}`).join(", "),
+      ),
+      h(
+        "td",
+        {},
+        [
+          r.surrendered && "surrendered",
+          r.foul && "fouled",
+          r.natural && naturalName(r.natural),
+          r.royalties && `royalties ${r.royalties}`,
+          r.fan && `fan ${r.fan}`,
+          r.fantasyland_next && `fantasyland next (${r.fantasyland_next})`,
+        ]
+          .filter(Boolean)
+          .join(", "),
+      ),
+      h("td", { class: "total" }, signed(r.total)),
+      h("td", { class: "money" }, signed(r.money)),
+    ),
+  );
+  return h(
+    "table",
+    { class: "results" },
+    h("caption", {}, `Hand ${view.hand.number}: results`),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, "Player"),
+        h("th", { scope: "col" }, "Against each opponent"),
+        h("th", { scope: "col" }, "Notes"),
+        h("th", { scope: "col" }, "Total"),
+        h("th", { scope: "col" }, "Chips"),
+      ),
+    ),
+    h("tbody", {}, ...rows),
+  );
+}
