@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 from playwright.sync_api import Page, expect
 
 from thirteen.server.web import WEB
@@ -30,3 +31,13 @@ def test_the_page_is_small() -> None:
     """Every file of the client is ours and the whole page stays small (no bundled libraries)."""
     total = sum(p.stat().st_size for p in WEB.rglob("*") if p.is_file())
     assert 0 < total < 400_000
+
+
+def test_static_files_are_compressed_for_the_browser(room: str) -> None:
+    with httpx.Client(base_url=room) as http:
+        plain = http.get("/static/js/table/table.js", headers={"accept-encoding": "identity"})
+        packed = http.get("/static/js/table/table.js", headers={"accept-encoding": "gzip"})
+    assert plain.status_code == packed.status_code == 200
+    assert packed.headers["content-encoding"] == "gzip"
+    assert packed.text == plain.text  # httpx unpacks it: the same file
+    assert int(packed.headers["content-length"]) < len(plain.content) / 2

@@ -1,6 +1,7 @@
 """The browser client: ``/`` serves the single page, ``/static/…`` its modules, styles and
 icon, straight from ``thirteen/web`` (plain ES modules: nothing is built, nothing fetched from
-elsewhere). The page is never cached without asking (``no-cache``); static files carry ETags."""
+elsewhere), gzipped when the browser asks. The page is never cached without asking
+(``no-cache``); static files carry ETags."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 
@@ -33,7 +35,9 @@ class _Static(StaticFiles):
 
 def install(app: FastAPI) -> None:
     app.include_router(router)
-    app.mount("/static", _Static(directory=WEB), name="static")
+    # compressed for phones; only the static files (no secret is ever in them, so compression
+    # cannot leak one the way it can in a page that also reflects what a visitor sent)
+    app.mount("/static", GZipMiddleware(_Static(directory=WEB), minimum_size=512), name="static")
 
 
 __all__ = ["WEB", "install"]
