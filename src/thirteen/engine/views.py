@@ -19,7 +19,15 @@ from typing import Any
 
 from thirteen.engine.cards import DECK, Card, format_cards
 from thirteen.engine.naturals import find_naturals
-from thirteen.engine.state import Board, Phase, Seat, TableState, deciders, discards_due
+from thirteen.engine.state import (
+    Board,
+    Phase,
+    Seat,
+    TableState,
+    deciders,
+    discards_due,
+    may_decide,
+)
 
 
 @dataclass(frozen=True)
@@ -159,9 +167,8 @@ def _shown_board(board: Board, visible: bool, face_down: bool) -> BoardView:
     )
 
 
-def _my_cards(state: TableState, board: Board, due: dict[int, float | None]) -> MyCards:
+def _my_cards(state: TableState, board: Board, must: bool) -> MyCards:
     rules = state.rules
-    must = board.seat in due
     naturals: tuple[str, ...] = ()
     if must and not rules.is_ofc and len(board.pending) == 13 and rules.natural_payouts:
         naturals = tuple(
@@ -237,7 +244,7 @@ def view(state: TableState, viewer: int | None) -> TableView:
             street=hand.street,
             to_act=tuple(sorted(due.items())),
             boards=tuple([_board_view(state, b, viewer) for b in hand.boards]),
-            me=_my_cards(state, mine, due) if mine is not None else None,
+            me=_my_cards(state, mine, mine.seat in due) if mine is not None else None,
             results=_results(state),
         )
     return TableView(
@@ -251,6 +258,16 @@ def view(state: TableState, viewer: int | None) -> TableView:
         seats=seats,
         hand=hand_view,
     )
+
+
+def my_cards(state: TableState, seat: int) -> MyCards | None:
+    """What only ``seat`` knows, as its view's ``hand.me`` shows it, without building the rest of
+    the view (for a player that reads nothing else)."""
+    hand = state.hand
+    board = hand.board_of(seat) if hand is not None else None
+    if board is None:
+        return None
+    return _my_cards(state, board, state.phase == Phase.PLAYING and may_decide(state, board))
 
 
 def unseen_cards(table_view: TableView) -> tuple[Card, ...]:
