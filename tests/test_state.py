@@ -30,6 +30,8 @@ def test_evolve_is_replace_for_every_record() -> None:
     for record, changes in cases:
         copy = evolve(record, **changes)
         assert copy == dataclasses.replace(record, **changes)
+        assert hash(copy) == hash(dataclasses.replace(record, **changes))
+        assert repr(copy) == repr(dataclasses.replace(record, **changes))
         assert type(copy) is type(record)
         assert copy is not record
         assert vars(copy).keys() == vars(record).keys()
@@ -39,5 +41,6 @@ def test_evolve_refuses_an_unknown_field() -> None:
     with pytest.raises(TypeError, match="no field 'colour'"):
         evolve(Seat("ann", 100), colour="red")
     board = Board(seat=0, position=0, dealt=(1,), pending=(1,))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="no field 'rows'"):
         evolve(board, deadline=1.0, rows=())
+    assert board.deadline is None
