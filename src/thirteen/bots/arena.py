@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from thirteen.bots.base import Bot, LegalPlayer
-from thirteen.engine.actions import Action, Sit, StartHand
+from thirteen.engine.actions import Action, Sit, StartHand, stamped
 from thirteen.engine.cards import DECK
 from thirteen.engine.deck import SALT_BYTES, Deal, fresh_deal
 from thirteen.engine.history import HandHistory, result_summary
@@ -145,7 +145,7 @@ def play_hand(
             action = seat_bots[seat].choose(seat_view, legal, budget)
         after = time.perf_counter()
         clock += 1.0
-        action = replace(action, at=clock)
+        action = stamped(action, clock)
         state, _ = apply(state, action)
         if actions is not None:
             actions.append(action)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from thirteen.engine.cards import Card, format_cards
 from thirteen.engine.deck import Deal
@@ -143,6 +143,20 @@ Action = (
     | Surrender
     | Timeout
 )
+
+AnAction = TypeVar("AnAction", bound=Action)
+
+
+def stamped(action: AnAction, at: float) -> AnAction:
+    """``dataclasses.replace(action, at=at)``, several times quicker (a self-play arena stamps
+    every move): the actions are frozen dataclasses whose ``__init__`` only assigns, so the copy
+    takes the action's attributes as they are."""
+    copy = object.__new__(type(action))
+    attributes = copy.__dict__
+    attributes.update(action.__dict__)
+    attributes["at"] = at
+    return copy
+
 
 ACTION_TYPES: dict[str, type[Action]] = {
     "sit": Sit,
