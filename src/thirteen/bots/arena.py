@@ -132,7 +132,10 @@ def play_hand(
     while state.phase == Phase.PLAYING:
         tick = time.perf_counter()
         due = deciders(state)
-        seat = min(due, key=lambda s: (due[s] or 0.0, s))
+        if len(due) == 1:  # as in sequential OFC, most of the time
+            (seat,) = due
+        else:
+            seat = min(due, key=lambda s: (due[s] or 0.0, s))
         legal_player = legal_players[seat]
         if legal_player is not None:
             legal = legal_for(state, seat)

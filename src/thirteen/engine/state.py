@@ -226,7 +226,24 @@ def deciders(state: TableState) -> dict[int, float | None]:
     hand = state.hand
     if state.phase != Phase.PLAYING or hand is None:
         return {}
-    return {b.seat: b.deadline for b in hand.boards if may_decide(state, b)}
+    rules = state.config.rules
+    if rules.game != "ofc":
+        return {b.seat: b.deadline for b in hand.boards if b.outcome == "playing"}
+    # may_decide for every board, with what it reads looked up once (asked on every action)
+    street = hand.street
+    if rules.turn_order == "sequential":
+        on_turn = hand.boards[hand.turn].seat if hand.turn is not None else None
+        return {
+            b.seat: b.deadline
+            for b in hand.boards
+            if b.outcome == "playing"
+            and (b.fantasyland is not None or (b.street == street and b.seat == on_turn))
+        }
+    return {
+        b.seat: b.deadline
+        for b in hand.boards
+        if b.outcome == "playing" and (b.fantasyland is not None or b.street == street)
+    }
 
 
 def may_decide(state: TableState, board: Board) -> bool:
