@@ -23,6 +23,7 @@ from typing import overload
 from thirteen.engine.actions import Place
 from thirteen.engine.cards import Card
 from thirteen.engine.errors import IllegalActionError
+from thirteen.engine.records import quick_init
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import Board, TableState, discards_due
 from thirteen.engine.views import MyCards, TableView, my_cards
@@ -31,6 +32,7 @@ Placement = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Ca
 """A street played: the cards for front, middle and back, and the discards."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Legal:
     """What the viewing seat may do now, derived from its view."""

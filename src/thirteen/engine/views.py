@@ -19,6 +19,7 @@ from typing import Any
 
 from thirteen.engine.cards import DECK, Card, format_cards
 from thirteen.engine.naturals import find_naturals
+from thirteen.engine.records import quick_init
 from thirteen.engine.state import (
     Board,
     Phase,
@@ -63,6 +64,7 @@ class BoardView:
     timed_out: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class MyCards:
     """What only the viewing player knows: cards to play, own discards, naturals held."""
