@@ -330,11 +330,19 @@ def _open_decisions(
     events: list[Event] = []
     turn = hand.turn
     street = hand.street
+    street_boards: list[int] = []  # OFC boards played street by street
+    waiting: list[int] = []  # those of them still to play the street
+    set_at_once: list[int] = []  # fantasyland boards and Chinese Poker hands with no deadline yet
+    for i, b in enumerate(boards):
+        if b.outcome != "playing":
+            continue
+        if is_ofc and b.fantasyland is None:
+            street_boards.append(i)
+            if b.street == street:
+                waiting.append(i)
+        elif b.deadline is None:
+            set_at_once.append(i)
     if is_ofc:
-        street_boards = [
-            i for i, b in enumerate(boards) if b.outcome == "playing" and b.fantasyland is None
-        ]
-        waiting = [i for i in street_boards if boards[i].street == street]
         # Advance the street while every street player has played it.
         while street_boards and not waiting:
             street += 1
@@ -355,15 +363,10 @@ def _open_decisions(
             for i in opened:
                 boards[i] = evolve(boards[i], deadline=deadline)
             events.append(TurnStarted(tuple([boards[i].seat for i in opened]), street, deadline))
-    for i, b in enumerate(boards):
-        # Fantasyland boards and Chinese Poker hands: set at once, timed from the deal.
-        if (
-            b.deadline is None
-            and b.outcome == "playing"
-            and (b.fantasyland is not None or not is_ofc)
-        ):
-            seconds = rules.fantasyland_seconds if b.in_fantasyland else rules.set_hand_seconds
-            boards[i] = evolve(b, deadline=hand.started_at + seconds)
+    for i in set_at_once:  # timed from the deal
+        b = boards[i]
+        seconds = rules.fantasyland_seconds if b.in_fantasyland else rules.set_hand_seconds
+        boards[i] = evolve(b, deadline=hand.started_at + seconds)
     new_hand = evolve(hand, boards=tuple(boards), street=street, turn=turn)
     return evolve(state, hand=new_hand), events
 
