@@ -9,7 +9,7 @@ from dataclasses import FrozenInstanceError, dataclass, field
 
 import pytest
 
-from thirteen.engine import actions, events, legal, scoring, views
+from thirteen.engine import actions, deck, events, legal, scoring, state, views
 from thirteen.engine.records import quick_init
 
 
@@ -85,7 +85,7 @@ def test_it_refuses_a_record_whose_init_does_more() -> None:
             quick_init(cls)
 
 
-@pytest.mark.parametrize("module", [actions, events, legal, scoring, views])
+@pytest.mark.parametrize("module", [actions, deck, events, legal, scoring, state, views])
 def test_the_engine_records_keep_their_signatures(module: object) -> None:
     """Every quick record in the engine takes what its dataclass declares, in the same order."""
     quick = [

@@ -14,6 +14,7 @@ from typing import Any, Literal, TypeVar
 from thirteen.engine.cards import Card
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
+from thirteen.engine.records import quick_init
 from thirteen.engine.rules import Rules
 from thirteen.engine.scoring import Showdown
 
@@ -52,6 +53,7 @@ class TableConfig:
             raise RuleError("bad_table", "A point must be worth at least one minor unit.")
 
 
+@quick_init
 @dataclass(frozen=True)
 class Seat:
     """A seated player. ``fantasyland``: cards for the next hand they are dealt in."""
@@ -68,6 +70,7 @@ class Seat:
 Outcome = Literal["playing", "set", "natural", "surrendered"]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Board:
     """One player's hand in progress.
@@ -109,6 +112,7 @@ class Board:
         return (3 - len(self.front), 5 - len(self.middle), 5 - len(self.back))
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandState:
     """The hand in play (or just finished, during the showdown)."""
@@ -141,6 +145,7 @@ class HandState:
         raise KeyError(seat)
 
 
+@quick_init
 @dataclass(frozen=True)
 class TableState:
     """Everything about a table at one moment. Compare with ``==``; never mutate."""

@@ -31,6 +31,7 @@ from thirteen.engine.state import (
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class SeatView:
     seat: int
@@ -42,6 +43,7 @@ class SeatView:
     """Cards this player will get in fantasyland on their next hand (public knowledge)."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class BoardView:
     """A player's hand as the viewer sees it. Hidden rows are empty with ``face_down`` set."""
@@ -85,6 +87,7 @@ class MyCards:
     can_surrender: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayerResultView:
     seat: int
@@ -100,6 +103,7 @@ class PlayerResultView:
     """(opponent seat, units won from them)."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandView:
     number: int
@@ -112,6 +116,7 @@ class HandView:
     results: tuple[PlayerResultView, ...] | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class TableView:
     viewer: int | None
