@@ -1,9 +1,11 @@
 """The arena: bots play whole hands on a real table, through views only.
 
 Used by ``thirteen simulate`` (random players), ``thirteen duel`` and the benchmarks. Each bot
-sees its seat's view and nothing else. With ``duplicate``, every deal is played once per
-rotation of the bots over the seats, on separate tables fed the same deck orders, so every bot
-gets every seat position's cards (seed 004's duplicate idea).
+sees its seat's view and nothing else; a :class:`~thirteen.bots.base.LegalPlayer`, which reads
+only its legal actions, gets those alone and no view is built for it (the same move, for less).
+With ``duplicate``, every deal is played once per rotation of the bots over the seats, on
+separate tables fed the same deck orders, so every bot gets every seat position's cards (seed
+004's duplicate idea).
 """
 
 from __future__ import annotations
