@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from thirteen.engine.actions import (
     Timeout,
     action_from_json,
     action_to_json,
+    stamped,
 )
 from thirteen.engine.cards import parse_cards
 from thirteen.engine.deck import Deal
@@ -45,6 +47,23 @@ EXAMPLES = [
 @pytest.mark.parametrize("action", EXAMPLES, ids=lambda a: type(a).__name__)
 def test_actions_round_trip_through_json(action: Any) -> None:
     assert action_from_json(action_to_json(action)) == action
+
+
+@pytest.mark.parametrize("action", EXAMPLES, ids=lambda a: type(a).__name__)
+def test_stamped_is_replace(action: Any) -> None:
+    copy = stamped(action, 12.5)
+    assert copy == dataclasses.replace(action, at=12.5)
+    assert hash(copy) == hash(dataclasses.replace(action, at=12.5))
+    assert type(copy) is type(action)
+    assert action.at != 12.5  # the original is untouched
+
+
+def test_every_action_is_plain_data() -> None:
+    """:func:`stamped` copies past ``__init__``: right only while it merely assigns."""
+    for cls in ACTION_TYPES.values():
+        assert not hasattr(cls, "__post_init__"), cls
+        assert not hasattr(cls, "__slots__"), cls
+        assert "at" in {f.name for f in dataclasses.fields(cls)}, cls
 
 
 def test_every_action_type_has_a_name() -> None:

@@ -1,16 +1,24 @@
-"""The table's records: ``evolve`` builds what ``dataclasses.replace`` builds."""
+"""The table's records: ``evolve`` builds what ``dataclasses.replace`` builds; the queries
+agree with each other."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
 import pytest
 
 from table_helpers import deal, table_with
+from thirteen.bots.arena import seated_table, seeded_deal
+from thirteen.bots.base import RandomBot
+from thirteen.engine.actions import StartHand
 from thirteen.engine.deck import Deal
-from thirteen.engine.rules import get_rules
-from thirteen.engine.state import Board, Seat, evolve
+from thirteen.engine.legal import legal_actions
+from thirteen.engine.rules import PRESETS, get_rules
+from thirteen.engine.state import Board, Phase, Seat, deciders, evolve, may_decide
+from thirteen.engine.table import apply
+from thirteen.engine.views import view
 
 
 def test_evolve_is_replace_for_every_record() -> None:
@@ -30,6 +38,8 @@ def test_evolve_is_replace_for_every_record() -> None:
     for record, changes in cases:
         copy = evolve(record, **changes)
         assert copy == dataclasses.replace(record, **changes)
+        assert hash(copy) == hash(dataclasses.replace(record, **changes))
+        assert repr(copy) == repr(dataclasses.replace(record, **changes))
         assert type(copy) is type(record)
         assert copy is not record
         assert vars(copy).keys() == vars(record).keys()
@@ -39,5 +49,35 @@ def test_evolve_refuses_an_unknown_field() -> None:
     with pytest.raises(TypeError, match="no field 'colour'"):
         evolve(Seat("ann", 100), colour="red")
     board = Board(seat=0, position=0, dealt=(1,), pending=(1,))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="no field 'rows'"):
         evolve(board, deadline=1.0, rows=())
+    assert board.deadline is None
+
+
+@pytest.mark.parametrize(
+    ("preset", "fantasyland"),
+    [(name, False) for name in PRESETS] + [(n, True) for n, r in PRESETS.items() if r.fantasyland],
+)
+def test_deciders_are_the_boards_that_may_decide(preset: str, fantasyland: bool) -> None:
+    """``deciders`` looks up once what ``may_decide`` reads per board: the same seats."""
+    rules = get_rules(preset)
+    rng = random.Random(preset)
+    players = min(3, rules.max_players)
+    entry = {0: rules.fantasyland_entry[-1][1]} if fantasyland else None
+    state = seated_table(rules, players, fantasyland=entry)
+    bot = RandomBot(rng, surrender_rate=0.1)
+    clock = 0.0
+    for _ in range(3):
+        clock = max(clock, state.next_deal_at or clock) + 1
+        state = apply(state, StartHand(deal=seeded_deal(rng), at=clock))[0]
+        while True:
+            hand = state.hand
+            assert hand is not None
+            expected = {b.seat: b.deadline for b in hand.boards if may_decide(state, b)}
+            assert deciders(state) == (expected if state.phase == Phase.PLAYING else {})
+            if state.phase != Phase.PLAYING:
+                break
+            seat = min(deciders(state))
+            clock += 1
+            action = bot.choose(view(state, seat), legal_actions(view(state, seat)), 1.0)
+            state = apply(state, dataclasses.replace(action, at=clock))[0]

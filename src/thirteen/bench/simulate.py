@@ -28,8 +28,9 @@ def bench_simulate(hands: int = 300) -> Report:
             result.seconds_engine / result.seconds_bots if result.seconds_bots else float("inf")
         )
     report.notes.append(
-        "engine = apply + view + legal actions; players = the random bot choosing a move; "
-        "the rest is the arena's own bookkeeping."
+        "engine = apply + who acts + legal actions (+ the view, for a player that reads one: "
+        "the random player reads only its legal actions); players = the random bot choosing a "
+        "move; the rest is the arena's own bookkeeping."
     )
     return report
 

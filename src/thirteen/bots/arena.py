@@ -1,9 +1,11 @@
 """The arena: bots play whole hands on a real table, through views only.
 
 Used by ``thirteen simulate`` (random players), ``thirteen duel`` and the benchmarks. Each bot
-sees its seat's view and nothing else. With ``duplicate``, every deal is played once per
-rotation of the bots over the seats, on separate tables fed the same deck orders, so every bot
-gets every seat position's cards (seed 004's duplicate idea).
+sees its seat's view and nothing else; a :class:`~thirteen.bots.base.LegalPlayer`, which reads
+only its legal actions, gets those alone and no view is built for it (the same move, for less).
+With ``duplicate``, every deal is played once per rotation of the bots over the seats, on
+separate tables fed the same deck orders, so every bot gets every seat position's cards (seed
+004's duplicate idea).
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from thirteen.bots.base import Bot
-from thirteen.engine.actions import Action, Sit, StartHand
+from thirteen.bots.base import Bot, LegalPlayer
+from thirteen.engine.actions import Action, Sit, StartHand, stamped
 from thirteen.engine.cards import DECK
 from thirteen.engine.deck import SALT_BYTES, Deal, fresh_deal
 from thirteen.engine.history import HandHistory, result_summary
-from thirteen.engine.legal import legal_actions
+from thirteen.engine.legal import legal_actions, legal_for
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import Phase, TableState, deciders, new_table
 from thirteen.engine.table import apply
@@ -127,17 +129,28 @@ def play_hand(
     actions: list[Action] | None = [start] if record else None
     engine = time.perf_counter() - tick
     bots_time = 0.0
+    # A player that reads only its legal actions gets no view (building one is most of the cost).
+    legal_players = [b if isinstance(b, LegalPlayer) else None for b in seat_bots]
     while state.phase == Phase.PLAYING:
         tick = time.perf_counter()
         due = deciders(state)
-        seat = min(due, key=lambda s: (due[s] or 0.0, s))
-        seat_view = view(state, seat)
-        legal = legal_actions(seat_view)
-        mid = time.perf_counter()
-        action = seat_bots[seat].choose(seat_view, legal, budget)
+        if len(due) == 1:  # as in sequential OFC, most of the time
+            (seat,) = due
+        else:
+            seat = min(due, key=lambda s: (due[s] or 0.0, s))
+        legal_player = legal_players[seat]
+        if legal_player is not None:
+            legal = legal_for(state, seat)
+            mid = time.perf_counter()
+            action = legal_player.choose_legal(legal, budget)
+        else:
+            seat_view = view(state, seat)
+            legal = legal_actions(seat_view)
+            mid = time.perf_counter()
+            action = seat_bots[seat].choose(seat_view, legal, budget)
         after = time.perf_counter()
         clock += 1.0
-        action = replace(action, at=clock)
+        action = stamped(action, clock)
         state, _ = apply(state, action)
         if actions is not None:
             actions.append(action)

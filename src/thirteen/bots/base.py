@@ -8,7 +8,7 @@ table state — so it cannot know a hidden card. ``legal`` describes what the se
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from thirteen.engine.actions import Action, SetHand, Surrender
 from thirteen.engine.legal import Legal
@@ -23,6 +23,15 @@ class Bot(Protocol):
     def choose(self, view: TableView, legal: Legal, budget: float) -> Action: ...
 
 
+@runtime_checkable
+class LegalPlayer(Protocol):
+    """A bot whose choice depends on its legal actions alone: it never reads the view, so the
+    arena need not build one for it (:func:`thirteen.engine.legal.legal_for`).
+    ``choose_legal(legal, budget)`` must choose what ``choose(view, legal, budget)`` would."""
+
+    def choose_legal(self, legal: Legal, budget: float) -> Action: ...
+
+
 class RandomBot:
     """A uniformly random legal player (a random setting may well foul): the baseline."""
 
@@ -33,6 +42,10 @@ class RandomBot:
         self.surrender_rate = surrender_rate
 
     def choose(self, view: TableView, legal: Legal, budget: float) -> Action:
+        return self.choose_legal(legal, budget)
+
+    def choose_legal(self, legal: Legal, budget: float) -> Action:
+        """A random legal move (the view tells it nothing more)."""
         rng = self.rng
         if legal.can_surrender and rng.random() < self.surrender_rate:
             return Surrender(seat=legal.seat)
@@ -48,4 +61,4 @@ class RandomBot:
         )
 
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = ["Bot", "LegalPlayer", "RandomBot"]

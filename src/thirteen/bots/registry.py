@@ -44,6 +44,9 @@ class SafeSetterBot:
         self.rules = rules
 
     def choose(self, view: TableView, legal: Legal, budget: float) -> Action:
+        return self.choose_legal(legal, budget)
+
+    def choose_legal(self, legal: Legal, budget: float) -> Action:
         """Set the hand with :func:`thirteen.engine.autoplay.safe_setting`."""
         front, middle, back = safe_setting(self.rules, legal.cards)
         return SetHand(seat=legal.seat, front=front, middle=middle, back=back)
@@ -60,6 +63,9 @@ class SetterBot:
         """The setter's whole answer behind the last action (its expected values)."""
 
     def choose(self, view: TableView, legal: Legal, budget: float) -> Action:
+        return self.choose_legal(legal, budget)
+
+    def choose_legal(self, legal: Legal, budget: float) -> Action:
         """Play :func:`thirteen.bots.setter.best_setting`'s choice for the 13 cards."""
         from thirteen.bots.setter import best_setting  # the setter loads its tables on use
 

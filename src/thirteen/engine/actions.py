@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from thirteen.engine.cards import Card, format_cards
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
 from thirteen.engine.notation import cards_from_json
+from thirteen.engine.records import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class Sit:
     """Take a free seat with a buy-in (whole minor units of money)."""
@@ -29,6 +31,7 @@ class Sit:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class Leave:
     """Leave the table: at once between hands, after the hand when dealt in."""
@@ -37,6 +40,7 @@ class Leave:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class SitOut:
     """Stop being dealt in (from the next hand on)."""
@@ -45,6 +49,7 @@ class SitOut:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class SitIn:
     """Come back from sit-out; dealt in from the next hand."""
@@ -53,6 +58,7 @@ class SitIn:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class TopUp:
     """Add ``amount`` to the stack between hands, up to the table's maximum buy-in."""
@@ -62,6 +68,7 @@ class TopUp:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class UseTimeBank:
     """Add ``seconds`` from the player's time bank to the decision now pending (the room keeps
@@ -72,6 +79,7 @@ class UseTimeBank:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class StartHand:
     """The dealer's chance step: a new deal with this deck (see :mod:`thirteen.engine.deck`)."""
@@ -80,6 +88,7 @@ class StartHand:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class SetHand:
     """Set all 13 cards at once: Chinese Poker, or a fantasyland hand (the rest is discarded)."""
@@ -91,6 +100,7 @@ class SetHand:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class Place:
     """Play an OFC street: the cards added to each row, and the discards (pineapple)."""
@@ -103,6 +113,7 @@ class Place:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class DeclareNatural:
     """Declare a natural instead of setting (Chinese Poker, before anything is set)."""
@@ -112,6 +123,7 @@ class DeclareNatural:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class Surrender:
     """Give up the hand: it is shown face down and pays each opponent still in the hand."""
@@ -120,6 +132,7 @@ class Surrender:
     at: float = 0.0
 
 
+@quick_init
 @dataclass(frozen=True, kw_only=True)
 class Timeout:
     """A deadline passed: the table moves for the seat (and sits it out after the hand), or,
@@ -143,6 +156,20 @@ Action = (
     | Surrender
     | Timeout
 )
+
+AnAction = TypeVar("AnAction", bound=Action)
+
+
+def stamped(action: AnAction, at: float) -> AnAction:
+    """``dataclasses.replace(action, at=at)``, several times quicker (a self-play arena stamps
+    every move): the actions are frozen dataclasses whose ``__init__`` only assigns, so the copy
+    takes the action's attributes as they are."""
+    copy = object.__new__(type(action))
+    attributes = copy.__dict__
+    attributes.update(action.__dict__)
+    attributes["at"] = at
+    return copy
+
 
 ACTION_TYPES: dict[str, type[Action]] = {
     "sit": Sit,

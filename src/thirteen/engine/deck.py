@@ -25,6 +25,7 @@ from functools import cached_property
 
 from thirteen.engine.cards import DECK, Card, format_cards
 from thirteen.engine.errors import CardError
+from thirteen.engine.records import quick_init
 
 SALT_BYTES = 16
 
@@ -39,6 +40,7 @@ def root_digest(leaves: Sequence[bytes]) -> str:
     return hashlib.sha256(b"".join(leaves)).hexdigest()
 
 
+@quick_init
 @dataclass(frozen=True)
 class Opening:
     """One revealed deck position: its card and the salt that proves it."""
@@ -48,6 +50,7 @@ class Opening:
     salt: bytes
 
 
+@quick_init
 @dataclass(frozen=True)
 class Deal:
     """A deck order with its salts; :attr:`root` is what the published commitment binds."""

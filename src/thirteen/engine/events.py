@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from thirteen.engine.cards import Card, format_cards
+from thirteen.engine.records import quick_init
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayerSat:
     seat: int
@@ -22,6 +24,7 @@ class PlayerSat:
     stack: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayerLeft:
     """A player left; ``stack`` goes back to their account."""
@@ -32,6 +35,7 @@ class PlayerLeft:
     reason: str  # "asked", "sat out too long"
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayerToppedUp:
     seat: int
@@ -39,6 +43,7 @@ class PlayerToppedUp:
     stack: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class TimeBankUsed:
     seat: int
@@ -47,17 +52,20 @@ class TimeBankUsed:
     """The seat's new deadline."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayerSatOut:
     seat: int
     reason: str  # "asked", "timed out", "no chips"
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayerSatIn:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandStarted:
     number: int
@@ -69,6 +77,7 @@ class HandStarted:
     """(seat, cards) of every player playing this hand in fantasyland, in dealing order."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class CardsDealt:
     seat: int
@@ -77,6 +86,7 @@ class CardsDealt:
     private_to: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class TurnStarted:
     seats: tuple[int, ...]
@@ -84,6 +94,7 @@ class TurnStarted:
     deadline: float
 
 
+@quick_init
 @dataclass(frozen=True)
 class CardsPlaced:
     seat: int
@@ -93,6 +104,7 @@ class CardsPlaced:
     back: tuple[Card, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class CardsDiscarded:
     seat: int
@@ -100,6 +112,7 @@ class CardsDiscarded:
     private_to: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandSet:
     """A player finished setting face down (Chinese Poker, fantasyland)."""
@@ -107,6 +120,7 @@ class HandSet:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class NaturalDeclared:
     seat: int
@@ -116,16 +130,19 @@ class NaturalDeclared:
     back: tuple[Card, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandSurrendered:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class TimedOut:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandRevealed:
     seat: int
@@ -135,6 +152,7 @@ class HandRevealed:
     foul: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandScored:
     """Points by seat (``totals``) and ``matrix[i][j]`` by dealing position."""
@@ -144,6 +162,7 @@ class HandScored:
     matrix: tuple[tuple[int, ...], ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandSettled:
     """Money moved by seat, capped by stacks (RULES §5), and the stacks after."""
@@ -153,6 +172,7 @@ class HandSettled:
     stacks: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class FantasylandEarned:
     seat: int

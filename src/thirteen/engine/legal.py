@@ -23,14 +23,16 @@ from typing import overload
 from thirteen.engine.actions import Place
 from thirteen.engine.cards import Card
 from thirteen.engine.errors import IllegalActionError
+from thirteen.engine.records import quick_init
 from thirteen.engine.rules import Rules
-from thirteen.engine.state import Board, discards_due
-from thirteen.engine.views import MyCards, TableView
+from thirteen.engine.state import Board, TableState, discards_due
+from thirteen.engine.views import MyCards, TableView, my_cards
 
 Placement = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 """A street played: the cards for front, middle and back, and the discards."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Legal:
     """What the viewing seat may do now, derived from its view."""
@@ -59,7 +61,16 @@ class Legal:
 def legal_actions(table_view: TableView) -> Legal:
     """What the viewer of ``table_view`` may do; :class:`IllegalActionError` if nothing."""
     hand = table_view.hand
-    me: MyCards | None = hand.me if hand is not None else None
+    return _legal(hand.me if hand is not None else None)
+
+
+def legal_for(state: TableState, seat: int) -> Legal:
+    """``legal_actions(view(state, seat))`` without building the view: for a player that reads
+    nothing but its legal actions (the arena's random player)."""
+    return _legal(my_cards(state, seat))
+
+
+def _legal(me: MyCards | None) -> Legal:
     if me is None or not me.must_act:
         raise IllegalActionError("not_your_turn", "This seat has nothing to decide now.")
     return Legal(
@@ -160,6 +171,7 @@ __all__ = [
     "Placement",
     "Placements",
     "legal_actions",
+    "legal_for",
     "placements",
     "street_placements",
 ]

@@ -24,12 +24,14 @@ from thirteen.engine.cards import Card, check_cards, check_distinct
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import evaluate, hand_labels, label_floor, lowball, tie_ceiling
 from thirteen.engine.naturals import Natural, check_natural
+from thirteen.engine.records import quick_init
 from thirteen.engine.royalties import ROWS
 from thirteen.engine.rules import Rules, fantasyland_cards_for
 
 Rows3 = tuple[int, int, int]
 
 
+@quick_init
 @dataclass(frozen=True)
 class SetHand:
     """A finished setting: 3 cards in front, 5 in the middle, 5 in the back."""
@@ -55,6 +57,7 @@ class SetHand:
         return self.front + self.middle + self.back
 
 
+@quick_init
 @dataclass(frozen=True)
 class DeclaredNatural:
     """A natural declared instead of a setting (Chinese Poker)."""
@@ -64,6 +67,7 @@ class DeclaredNatural:
     in_fantasyland: bool = False
 
 
+@quick_init
 @dataclass(frozen=True)
 class Surrender:
     """A surrendered hand: shown face down, it pays each opponent still in the hand."""
@@ -75,6 +79,7 @@ class Surrender:
 Showing = SetHand | DeclaredNatural | Surrender
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayerResult:
     """One player's hand as the showdown sees it."""
@@ -107,6 +112,7 @@ class PlayerResult:
 PairKind = Literal["natural", "surrender", "foul", "rows"]
 
 
+@quick_init
 @dataclass(frozen=True)
 class PairResult:
     """What player ``a`` wins from player ``b`` (``a < b``), and of what it is made."""
@@ -137,6 +143,7 @@ class PairResult:
         )
 
 
+@quick_init
 @dataclass(frozen=True)
 class Showdown:
     """The whole result of a hand. ``matrix[i][j]`` is what ``i`` wins from ``j``."""

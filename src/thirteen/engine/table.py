@@ -325,15 +325,24 @@ def _open_decisions(
     hand = state.hand
     assert hand is not None
     rules = state.rules
+    is_ofc = rules.is_ofc
     boards = list(hand.boards) if boards is None else boards
     events: list[Event] = []
     turn = hand.turn
     street = hand.street
-    if rules.is_ofc:
-        street_boards = [
-            i for i, b in enumerate(boards) if b.outcome == "playing" and b.fantasyland is None
-        ]
-        waiting = [i for i in street_boards if boards[i].street == street]
+    street_boards: list[int] = []  # OFC boards played street by street
+    waiting: list[int] = []  # those of them still to play the street
+    set_at_once: list[int] = []  # fantasyland boards and Chinese Poker hands with no deadline yet
+    for i, b in enumerate(boards):
+        if b.outcome != "playing":
+            continue
+        if is_ofc and b.fantasyland is None:
+            street_boards.append(i)
+            if b.street == street:
+                waiting.append(i)
+        elif b.deadline is None:
+            set_at_once.append(i)
+    if is_ofc:
         # Advance the street while every street player has played it.
         while street_boards and not waiting:
             street += 1
@@ -344,19 +353,20 @@ def _open_decisions(
                 boards[i] = evolve(b, dealt=b.dealt + cards, pending=cards)
                 events.append(CardsDealt(b.seat, street, cards, private_to=b.seat))
             waiting = [i for i in street_boards if boards[i].street == street]
-        seconds = rules.first_street_seconds if street == 0 else rules.street_seconds
         if rules.turn_order == "sequential":
             turn = waiting[0] if waiting else None
             waiting = waiting[:1]
         opened = [i for i in waiting if boards[i].deadline is None]
-        for i in opened:
-            boards[i] = evolve(boards[i], deadline=now + seconds)
         if opened:
-            events.append(TurnStarted(tuple(boards[i].seat for i in opened), street, now + seconds))
-    for i, b in enumerate(boards):
-        if b.outcome == "playing" and b.deadline is None and (b.in_fantasyland or not rules.is_ofc):
-            seconds = rules.fantasyland_seconds if b.in_fantasyland else rules.set_hand_seconds
-            boards[i] = evolve(b, deadline=hand.started_at + seconds)
+            seconds = rules.first_street_seconds if street == 0 else rules.street_seconds
+            deadline = now + seconds
+            for i in opened:
+                boards[i] = evolve(boards[i], deadline=deadline)
+            events.append(TurnStarted(tuple([boards[i].seat for i in opened]), street, deadline))
+    for i in set_at_once:  # timed from the deal
+        b = boards[i]
+        seconds = rules.fantasyland_seconds if b.in_fantasyland else rules.set_hand_seconds
+        boards[i] = evolve(b, deadline=hand.started_at + seconds)
     new_hand = evolve(hand, boards=tuple(boards), street=street, turn=turn)
     return evolve(state, hand=new_hand), events
 
@@ -366,9 +376,11 @@ def _deciding_board(state: TableState, seat: int, now: float) -> tuple[int, Boar
     if state.phase != Phase.PLAYING or state.hand is None:
         raise _illegal("no_hand", "No hand is in play.")
     _seat_index(state, seat)
-    board = state.hand.board_of(seat)
-    if board is None:
+    seats = [b.seat for b in state.hand.boards]
+    if seat not in seats:
         raise _illegal("not_in_hand", f"Seat {seat} is not dealt in this hand.")
+    index = seats.index(seat)
+    board = state.hand.boards[index]
     if board.outcome != "playing":
         raise _illegal("already_done", "You have already finished this hand.")
     if not may_decide(state, board):
@@ -379,7 +391,7 @@ def _deciding_board(state: TableState, seat: int, now: float) -> tuple[int, Boar
             f"Seat {seat}'s time ran out {now - board.deadline:.3f} seconds ago; "
             "only the timeout is accepted now.",
         )
-    return state.hand.index_of(seat), board
+    return index, board
 
 
 def _replace_board(state: TableState, index: int, board: Board) -> TableState:

@@ -19,9 +19,19 @@ from typing import Any
 
 from thirteen.engine.cards import DECK, Card, format_cards
 from thirteen.engine.naturals import find_naturals
-from thirteen.engine.state import Board, Phase, Seat, TableState, deciders, discards_due
+from thirteen.engine.records import quick_init
+from thirteen.engine.state import (
+    Board,
+    Phase,
+    Seat,
+    TableState,
+    deciders,
+    discards_due,
+    may_decide,
+)
 
 
+@quick_init
 @dataclass(frozen=True)
 class SeatView:
     seat: int
@@ -33,6 +43,7 @@ class SeatView:
     """Cards this player will get in fantasyland on their next hand (public knowledge)."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class BoardView:
     """A player's hand as the viewer sees it. Hidden rows are empty with ``face_down`` set."""
@@ -55,6 +66,7 @@ class BoardView:
     timed_out: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class MyCards:
     """What only the viewing player knows: cards to play, own discards, naturals held."""
@@ -75,6 +87,7 @@ class MyCards:
     can_surrender: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayerResultView:
     seat: int
@@ -90,6 +103,7 @@ class PlayerResultView:
     """(opponent seat, units won from them)."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandView:
     number: int
@@ -102,6 +116,7 @@ class HandView:
     results: tuple[PlayerResultView, ...] | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class TableView:
     viewer: int | None
@@ -159,9 +174,8 @@ def _shown_board(board: Board, visible: bool, face_down: bool) -> BoardView:
     )
 
 
-def _my_cards(state: TableState, board: Board, due: dict[int, float | None]) -> MyCards:
+def _my_cards(state: TableState, board: Board, must: bool) -> MyCards:
     rules = state.rules
-    must = board.seat in due
     naturals: tuple[str, ...] = ()
     if must and not rules.is_ofc and len(board.pending) == 13 and rules.natural_payouts:
         naturals = tuple(
@@ -237,7 +251,7 @@ def view(state: TableState, viewer: int | None) -> TableView:
             street=hand.street,
             to_act=tuple(sorted(due.items())),
             boards=tuple([_board_view(state, b, viewer) for b in hand.boards]),
-            me=_my_cards(state, mine, due) if mine is not None else None,
+            me=_my_cards(state, mine, mine.seat in due) if mine is not None else None,
             results=_results(state),
         )
     return TableView(
@@ -251,6 +265,16 @@ def view(state: TableState, viewer: int | None) -> TableView:
         seats=seats,
         hand=hand_view,
     )
+
+
+def my_cards(state: TableState, seat: int) -> MyCards | None:
+    """What only ``seat`` knows, as its view's ``hand.me`` shows it, without building the rest of
+    the view (for a player that reads nothing else)."""
+    hand = state.hand
+    board = hand.board_of(seat) if hand is not None else None
+    if board is None:
+        return None
+    return _my_cards(state, board, state.phase == Phase.PLAYING and may_decide(state, board))
 
 
 def unseen_cards(table_view: TableView) -> tuple[Card, ...]:
