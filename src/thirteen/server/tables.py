@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -1090,7 +1090,55 @@ async def load_owner(
         owner.state = new
         owner._track(before, new, action, events)
     owner._replaying = False
+    await _restore_seat_counts(db, row, owner, {s.seat: s.opened_at for s in sittings})
     return owner
+
+
+async def _restore_seat_counts(
+    db: Database, row: GameTable, owner: TableOwner, opened: dict[int, float]
+) -> None:
+    """What each seat's memory held before a restart, read back from the database: its time
+    bank (every use journaled in the last hour of this sitting, replayed — the bank refills in
+    an hour) and, for a seat sitting out, how many hands were dealt without it since it last
+    played (or sat down)."""
+    full = owner.settings.time_bank_seconds
+    async with db.begin() as s:
+        for seat, who in owner.seated.items():
+            if who.is_bot:
+                continue
+            since = max(opened[seat], time.time() - 3600.0)
+            uses = await s.execute(
+                select(JournalEntry.action)
+                .where(
+                    JournalEntry.table_id == row.id,
+                    JournalEntry.user_id == who.user_id,
+                    JournalEntry.created_at >= since,
+                )
+                .order_by(JournalEntry.state_id)
+            )
+            for (text,) in uses:
+                used = json.loads(text)
+                if used.get("type") == "use_time_bank":
+                    at = float(used.get("at", 0.0))
+                    who.bank = who.time_bank(full, at) - float(used["seconds"])
+                    who.bank_at = at
+            seat_state = owner.state.seats[seat]
+            if seat_state is None or not seat_state.sitting_out:
+                continue
+            last_played = await s.scalar(
+                select(func.max(Hand.started_at))
+                .join(HandSeat, HandSeat.hand_id == Hand.id)
+                .where(Hand.table_id == row.id, HandSeat.user_id == who.user_id)
+            )
+            after = max(opened[seat], last_played or 0.0)
+            who.hands_sat_out = (
+                await s.scalar(
+                    select(func.count(Hand.id)).where(
+                        Hand.table_id == row.id, Hand.started_at > after
+                    )
+                )
+                or 0
+            )
 
 
 __all__ = ["Request", "Seated", "TableOwner", "TableSettings", "Watcher", "load_owner"]
