@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from services import serve_in_thread
+from services import room_process, serve_in_thread
 from websockets.sync.client import connect
 
 from thirteen.client import RoomClient, RoomError
@@ -142,3 +142,22 @@ def test_sockets_per_account_and_per_address(limited_room: str, limited: Setting
         assert third_again.view["seats"]
         second.close()
         third_again.close()
+
+
+@pytest.mark.parametrize("trusted", ["127.0.0.1", ""])
+def test_behind_a_trusted_proxy_each_client_has_its_own_address(
+    trusted: str, tmp_path: Path
+) -> None:
+    """With ``THIRTEEN_TRUSTED_PROXIES`` the address is the proxy's X-Forwarded-For; without
+    it, a forged header changes nothing (everyone here comes from 127.0.0.1)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    limits = {"rate_limits": "true", "limit_signup_address": "2/minute", "trusted_proxies": trusted}
+    with room_process(url, tmp_path, **limits) as served, httpx.Client(base_url=served.url) as http:
+
+        def sign_up(name: str, address: str) -> int:
+            body = {"name": name, "password": "a password"}
+            answer = http.post("/api/accounts", json=body, headers={"x-forwarded-for": address})
+            return answer.status_code
+
+        assert [sign_up(f"ann{i}", "203.0.113.1") for i in range(3)] == [201, 201, 429]
+        assert sign_up("bob0", "203.0.113.2") == (201 if trusted else 429)

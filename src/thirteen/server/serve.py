@@ -33,9 +33,8 @@ def uvicorn_config(
         ws_max_size=MAX_SOCKET_BYTES,
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
         lifespan="on",
-        proxy_headers=False,
         server_header=False,
-        **extra,
+        **{"proxy_headers": False, **extra},
     )
 
 
@@ -87,8 +86,17 @@ def serve(settings: Settings, host: str, port: int) -> None:
     """Serve the room until SIGINT/SIGTERM, logging JSON lines."""
     configure_logging(settings.log_level)
     app = create_app(settings)
+    proxies = settings.trusted_proxies.strip()
     config = uvicorn_config(
-        app, host=host, port=port, log_level=settings.log_level, log_config=None
+        app,
+        host=host,
+        port=port,
+        log_level=settings.log_level,
+        log_config=None,
+        # behind a reverse proxy: the client's address (rate limits, logs) from its
+        # X-Forwarded-For, believed only from these addresses
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
     )
     RoomServer(config).run()
 

@@ -80,6 +80,11 @@ class Settings(BaseSettings):
         description="For the chaos harness only: SIGKILL the room at its Nth write point once "
         "it is open (0: never).",
     )
+    trusted_proxies: str = Field(
+        default="",
+        description="Comma-separated addresses of reverse proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (empty: none; the socket's peer is the client).",
+    )
     rate_limits: bool = Field(
         default=True,
         description="Refuse what goes over the limit_* settings (turn off only for load tests).",
