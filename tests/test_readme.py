@@ -68,7 +68,7 @@ EXPECT: dict[str, Callable[[str], object]] = {
     "thirteen verify": lambda out: "verified: everything in this history holds" in out,
     "thirteen solve setting": lambda out: "Declare Dragon" in out,
     "thirteen solve fantasyland": lambda out: "fantasyland: 14 cards, ofc-pineapple" in out,
-    "thirteen solve ofc": lambda out: "Play:" in out,
+    "thirteen solve ofc": lambda out: "Play:" in out and "A gamble: this play fouls" in out,
     "thirteen duel": lambda out: "1:strong" in out and "2:heuristic" in out,
     "thirteen admin table create": lambda out: out.startswith("Opened table 1."),
     "thirteen admin table close": lambda out: "Table 1 is closing." in out,

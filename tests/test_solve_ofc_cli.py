@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from cli_helpers import run_cli
+from thirteen.bots.advice import GAMBLE_FOUL, GAMBLE_MARGIN, MIN_DEALS, SAFE_SLACK
 from thirteen.bots.ofc_mc import Analysis, Option
 from thirteen.commands.solve_ofc import _verdict
 from thirteen.engine.cards import parse_cards
@@ -141,6 +142,42 @@ def test_options_are_ranked_by_the_ev_shown(
     assert data["clear"] == (not any(o["within_noise"] for o in options[1:]))
 
 
+def test_the_readme_example_shows_fantasyland_and_calls_the_queens_a_gamble(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = solve(["--rules", "ofc-pineapple", *README_BOARD, "--top", "30"], capsys, monkeypatch)
+    best, options = data["best"], data["options"]
+    assert (best["front"], best["back"]) == ("Qd", "7c")
+    for o in options:
+        assert o["fantasyland_rate"] >= 0.0
+        assert o["fantasyland_rate"] + o["foul_rate"] <= 1.0 + 1e-9  # a foul earns nothing
+        assert o["fantasyland_ev"] >= 0.0
+        assert (o["fantasyland_ev"] > 0) == (o["fantasyland_rate"] > 0)
+    # queens up front: fantasyland is what makes the fouls worth it
+    assert best["fantasyland_rate"] > 0.25
+    assert best["foul_rate"] >= GAMBLE_FOUL
+    safer = [o for o in options[1:] if o["deals"] >= MIN_DEALS]
+    least = min(o["foul_rate"] for o in safer)
+    (safe, *_) = [o for o in safer if o["foul_rate"] <= least + SAFE_SLACK]
+    assert best["foul_rate"] - safe["foul_rate"] >= GAMBLE_MARGIN
+    gamble = data["gamble"]
+    assert gamble.startswith(f"A gamble: this play fouls {best['foul_rate']:.0%} of the time; ")
+    assert f"reaches fantasyland {best['fantasyland_rate']:.0%} of the time" in gamble
+    assert f"fouls {safe['foul_rate']:.0%} and reaches fantasyland" in gamble
+    assert f"its EV is {safe['behind_best']:.1f} points lower." in gamble
+
+
+def test_a_safe_top_pick_is_no_gamble(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = "front: Qs Qd / middle: 9c 9d 4s 4h / back: As Ad Kc"
+    args = ["--rules", "ofc-pineapple", "--board", board, "--cards", "Kh 5c 2d", "--dead", "3c 3d"]
+    data = solve(args, capsys, monkeypatch)
+    assert data["best"]["foul_rate"] < GAMBLE_FOUL
+    assert data["best"]["fantasyland_rate"] > 0.9  # queens up with aces full: it holds
+    assert data["gamble"] is None
+
+
 def test_human_output_shows_the_ranking_and_how_sure_it_is(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -151,6 +188,9 @@ def test_human_output_shows_the_ranking_and_how_sure_it_is(
     assert "ranked by EV" in text
     assert "behind #1" in text
     assert "Play: front Qd, back 7c, discard 2s — ahead of the next best" in text
+    assert "fouls FL deals" in text  # the fantasyland column
+    assert "A gamble: this play fouls " in text
+    assert "The safer play, " in text
 
 
 def test_close_options_are_called_within_noise() -> None:

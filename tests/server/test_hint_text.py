@@ -3,7 +3,11 @@ it has no expected value), the setter's and a street's (with the bot's expected 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from table_helpers import deal, run, stacked, table_with
+from thirteen.bots.advice import gamble_text
+from thirteen.bots.ofc_mc import MonteCarloOFCBot
 from thirteen.bots.registry import make_bot
 from thirteen.bots.setter import best_setting
 from thirteen.engine.actions import Place, SetHand, action_from_json
@@ -71,7 +75,9 @@ def test_a_street_hint_and_a_setting_hint_carry_the_bots_expected_value() -> Non
     assert found.action["type"] == "place"
     assert "discard" not in found.action
     assert found.ev is not None
-    assert found.text.endswith(f" — expected {found.ev:+.1f} points a hand.")
+    assert f" — expected {found.ev:+.1f} points a hand (fouls " in found.text
+    assert found.text.endswith("%).")
+    assert ", fantasyland " in found.text
     chinese = get_rules("chinese-1-6")
     t = deal(table_with(chinese, ["ann", "bob", "cat"]), stacked(chinese, [ENTRY]))
     setting = _hint(t, 1)
@@ -81,3 +87,20 @@ def test_a_street_hint_and_a_setting_hint_carry_the_bots_expected_value() -> Non
     choice = best_setting(parse_cards(ENTRY), chinese)  # per opponent; two opponents here
     assert setting.ev == choice.play_ev * 2
     assert isinstance(action_from_json({**setting.action, "seat": 1}), SetHand)
+
+
+def test_a_street_hint_warns_of_a_gamble_in_the_words_of_solve_ofc() -> None:
+    rules = get_rules("ofc-pineapple")
+    t = deal(table_with(rules, ["ann", "bob"]), stacked(rules, [ENTRY]))
+    seen = view(t, 1)
+    bot = make_bot("strong", rules, seed=1)
+    assert isinstance(bot, MonteCarloOFCBot)
+    action = bot.choose(seen, legal_actions(seen), 0.05)
+    assert bot.last_analysis is not None
+    assert explain(rules, seen, action, bot).text.count("A gamble") == 0  # a first street
+    best = replace(bot.last_analysis.best, foul_rate=0.6, fantasyland_rate=0.4)
+    safer = replace(bot.last_analysis.best, foul_rate=0.1, fantasyland_rate=0.0, ev=best.ev - 3)
+    bot.last_analysis = replace(bot.last_analysis, options=(best, safer))
+    text = explain(rules, seen, action, bot).text
+    assert "(fouls 60%, fantasyland 40%). " in text
+    assert text.endswith(f". {gamble_text(bot.last_analysis)}")

@@ -925,9 +925,12 @@ def evaluate_candidates(
     p: F64,
     values: F64,
     fouled: F64,
+    bonus: F64,
 ) -> None:
     """Complete each active candidate on each sampled deal: ``values[s, a]`` is the result of
-    candidate ``active[a]`` on deal ``s``, and ``fouled[s, a]`` 1 when its board fouled there.
+    candidate ``active[a]`` on deal ``s``, ``fouled[s, a]`` 1 when its board fouled there, and
+    ``bonus[s, a]`` the fantasyland worth in ``values[s, a]`` (above 0 exactly when the board
+    earned fantasyland, where fantasyland is worth something).
 
     A candidate's result on a deal is what it wins from every opponent plus, if it earns
     fantasyland, the worth of a fantasyland hand (``rt[FLV]`` per opponent ×
@@ -949,6 +952,7 @@ def evaluate_candidates(
             )
             board_result(rows, it, rt, p, me)
             total = me[RES_FL] * fantasyland_scale
+            bonus[s, a] = total
             for j in range(opponents):
                 total += pair_points(me, opp[s, j], p)
             fouled[s, a] = 1.0 if me[RES_FOUL] > 0.0 else 0.0

@@ -119,6 +119,11 @@ class Option:
     were played on (paired, so most of the luck of the deals cancels); 0 for the best."""
     behind_se: float = math.nan
     """Standard error of ``behind``."""
+    fantasyland_rate: float = math.nan
+    """Share of its sampled deals on which the completed board earned fantasyland."""
+    fantasyland_ev: float = math.nan
+    """The part of ``ev`` that is fantasyland's worth (its rate times what a fantasyland hand
+    is worth, against every opponent)."""
 
     @property
     def within_noise(self) -> bool:
@@ -160,9 +165,11 @@ class _Block:
     """Deals sampled together: each listed candidate's result and foul on each of them."""
 
     columns: dict[int, int]
-    """Candidate index -> column of ``values``/``fouled``."""
+    """Candidate index -> column of ``values``/``fouled``/``bonus``."""
     values: F64
     fouled: F64
+    bonus: F64
+    """The fantasyland worth included in ``values`` (0 where the board did not earn it)."""
 
 
 class _Samples:
@@ -172,9 +179,9 @@ class _Samples:
         self.aversion = aversion
         self.blocks: list[_Block] = []
 
-    def add(self, candidates: Sequence[int], values: F64, fouled: F64) -> None:
+    def add(self, candidates: Sequence[int], values: F64, fouled: F64, bonus: F64) -> None:
         columns = {c: j for j, c in enumerate(candidates)}
-        self.blocks.append(_Block(columns, values, fouled))
+        self.blocks.append(_Block(columns, values, fouled, bonus))
 
     def _scores(self, block: _Block, i: int) -> F64:
         j = block.columns[i]
@@ -195,6 +202,14 @@ class _Samples:
         d = len(values)
         err = float(values.std(ddof=0) / math.sqrt(d)) if d > 1 else math.nan
         return float(values.mean()), err, d, float(fouled.mean())
+
+    def fantasyland(self, i: int) -> tuple[float, float]:
+        """Share of candidate ``i``'s deals that earned fantasyland, and the mean worth of it."""
+        parts = [b.bonus[:, b.columns[i]] for b in self.blocks if i in b.columns]
+        if not parts:
+            return math.nan, math.nan
+        bonus = np.concatenate(parts)
+        return float((bonus > 0.0).mean()), float(bonus.mean())
 
     def behind(self, best: int, i: int) -> tuple[float, float]:
         """Mean and standard error of ``score(best) - score(i)`` over the deals both saw."""
@@ -342,6 +357,7 @@ def analyze(
         )
         results = np.empty((count, len(candidates)), dtype=np.float64)
         fouled = np.empty((count, len(candidates)), dtype=np.float64)
+        bonus = np.empty((count, len(candidates)), dtype=np.float64)
         k.evaluate_candidates(
             cand_rows,
             cand_cnt,
@@ -359,8 +375,9 @@ def analyze(
             model.p,
             results,
             fouled,
+            bonus,
         )
-        samples.add(candidates, results, fouled)
+        samples.add(candidates, results, fouled, bonus)
         spent += count * (opp_steps + len(candidates) * my_steps)
         total_deals += count
 
@@ -414,7 +431,19 @@ def analyze(
         gap, gap_se = samples.behind(best, i) if best is not None and d else (math.nan, math.nan)
         if i == best:
             gap, gap_se = 0.0, 0.0
-        options[i] = Option(placement, mean, err, d, float(values[i]), foul_rate, gap, gap_se)
+        fantasyland_rate, fantasyland_ev = samples.fantasyland(i)
+        options[i] = Option(
+            placement,
+            mean,
+            err,
+            d,
+            float(values[i]),
+            foul_rate,
+            gap,
+            gap_se,
+            fantasyland_rate,
+            fantasyland_ev,
+        )
     rest = sorted((i for i in range(n) if i not in set(order)), key=lambda i: -values[i])
     chosen = tuple(options[i] for i in [*order, *rest])
     others = [o for o in chosen[1:] if o.deals]

@@ -120,7 +120,9 @@ def table_create(
     unit: Annotated[int, typer.Option(min=1, help="Chips one point is worth.")] = 1,
     seats: Annotated[int | None, typer.Option(min=2, max=4, help="Seats (default: most).")] = None,
     bots: Annotated[int, typer.Option(min=0, max=4, help="Seats bots fill.")] = 0,
-    bot_level: Annotated[str, typer.Option(help="random, heuristic or strong.")] = "strong",
+    bot_level: Annotated[
+        str, typer.Option(help="beginner, club, expert (or random, heuristic, strong).")
+    ] = "strong",
     min_buy_in: Annotated[int | None, typer.Option(min=1, help="Default: 50 units.")] = None,
     max_buy_in: Annotated[int | None, typer.Option(min=1, help="Default: 200 units.")] = None,
     name: Annotated[str, typer.Option(help="The table's name in the lobby.")] = "",

@@ -99,7 +99,7 @@ def duel(
     bots_text: Annotated[
         str,
         typer.Option(
-            "--bots", help="Bots by level, one per seat: e.g. strong,heuristic (random, …)."
+            "--bots", help="Bots by level, one per seat: e.g. expert,club (beginner, random, …)."
         ),
     ] = "heuristic,random",
     hands: Annotated[int, typer.Option("--hands", help="Deals to play.")] = 100,

@@ -26,6 +26,7 @@ from rich.table import Table
 
 from thirteen.bots import _ofc_kernels as k
 from thirteen.bots._ofc_model import Opponent, Rows, Situation, later_streets, model_for
+from thirteen.bots.advice import gamble_text, placement_text
 from thirteen.bots.ofc_mc import STEPS_PER_SECOND, Analysis, Option, analyze, reference_field
 from thirteen.commands.common import MAX_BUDGET, check_budget, console, emit, fail
 from thirteen.engine.cards import DECK, Card, format_cards, parse_cards
@@ -116,6 +117,8 @@ def _option_json(option: Option, best: bool) -> dict[str, Any]:
         "within_noise": None if best else option.within_noise,
         "deals": option.deals,
         "foul_rate": _number(option.foul_rate),
+        "fantasyland_rate": _number(option.fantasyland_rate),
+        "fantasyland_ev": _number(option.fantasyland_ev),
         "heuristic": round(option.heuristic, 4),
     }
 
@@ -152,11 +155,7 @@ def _verdict(result: Analysis) -> str:
 
 
 def _placement_text(option: Option) -> str:
-    parts = []
-    for name, cards in zip(("front", "middle", "back", "discard"), option.placement, strict=True):
-        if cards:
-            parts.append(f"{name} {format_cards(cards)}")
-    return ", ".join(parts)
+    return placement_text(option.placement)
 
 
 def solve_ofc(
@@ -247,6 +246,7 @@ def solve_ofc(
             separate=steps * (1 - HALVING_SHARE),
         )
     shown = [o for o in result.options if o.deals][:top]
+    gamble = gamble_text(result)
     if as_json:
         emit(
             {
@@ -261,6 +261,7 @@ def solve_ofc(
                 "clear": result.clear,
                 "deals": result.deals,
                 "best": _option_json(result.best, True),
+                "gamble": gamble,
                 "options": [_option_json(o, i == 0) for i, o in enumerate(shown)],
             }
         )
@@ -279,6 +280,7 @@ def solve_ofc(
     table.add_column("EV ▼", justify="right")
     table.add_column("behind #1", justify="right")
     table.add_column("fouls", justify="right")
+    table.add_column("FL", justify="right")
     table.add_column("deals", justify="right")
     for rank, option in enumerate(shown, 1):
         ev = _plus_minus(option.ev, option.stderr, "+")
@@ -289,9 +291,12 @@ def solve_ofc(
             ev,
             behind,
             f"{option.foul_rate:.0%}",
+            f"{option.fantasyland_rate:.0%}",
             f"{option.deals:,}",
         )
     console.print(table)
     console.print(f"[bold]Play:[/] {_placement_text(result.best)} — {_verdict(result)}")
+    if gamble is not None:
+        console.print(gamble)
     if result.close:
         console.print("(~ marks options within noise of #1: a bigger --budget may separate them.)")

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from thirteen.bots.advice import gamble_text
 from thirteen.bots.base import Bot
 from thirteen.bots.ofc_mc import MonteCarloOFCBot
 from thirteen.bots.registry import SetterBot, make_bot
@@ -178,6 +179,13 @@ def explain(rules: Rules, seen: TableView, action: Action, bot: Bot) -> Hint:
         text = ", ".join(f"{TITLES[r]}: {format_cards(cards)}" for r, cards in placed if cards)
         if action.discard:
             text += f"; discard {format_cards(action.discard)}"
+        found = bot.last_analysis if isinstance(bot, MonteCarloOFCBot) else None
+        if found is not None and found.best.deals:
+            best = found.best
+            after += f" (fouls {best.foul_rate:.0%}, fantasyland {best.fantasyland_rate:.0%})"
+            warning = gamble_text(found)
+            if warning is not None:
+                after += ". " + warning.removesuffix(".")
     elif isinstance(action, DeclareNatural):
         text = f"Declare {NATURAL_TITLES.get(action.natural, action.natural).lower()}"
     elif isinstance(action, Surrender):

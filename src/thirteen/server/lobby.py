@@ -27,7 +27,11 @@ class TableCreate(BaseModel):
     min_buy_in: int | None = Field(default=None, ge=1, le=10**12)
     max_buy_in: int | None = Field(default=None, ge=1, le=10**12)
     bots: int = Field(default=0, ge=0, le=4)
-    bot_level: str = Field(default="strong", max_length=16)
+    bot_level: str = Field(
+        default="strong",
+        max_length=16,
+        description="The table's bots: beginner, club or expert (or random, heuristic, strong).",
+    )
     practice: bool = False
     time_bank_seconds: float = Field(
         default=30.0, ge=0, le=600, description="A seat's time bank, refilled at this much an hour."

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from thirteen.bots.registry import LEVELS
+from thirteen.bots.registry import NAMES
 from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
 from thirteen.engine.rules import PRESETS, get_rules
@@ -59,8 +59,8 @@ async def insert_table(db: Database, spec: TableSpec) -> int:
     """Write a new open table (any preset with any setting the engine accepts); its id.
 
     A running room picks it up (:meth:`Room.discover`) and seats its bots."""
-    if spec.bot_level not in LEVELS:
-        raise RuleError("bad_table", f"Bots are {', '.join(LEVELS)}, not {spec.bot_level!r}.")
+    if spec.bot_level not in NAMES:
+        raise RuleError("bad_table", f"Bots are {', '.join(NAMES)}, not {spec.bot_level!r}.")
     if spec.unit < 1:
         raise RuleError("bad_table", "A point must be worth at least one chip.")
     rules = get_rules(spec.preset, spec.overrides)

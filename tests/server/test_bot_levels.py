@@ -1,0 +1,27 @@
+"""A table's ``bot_level`` takes the levels named for people as well as the bots' own names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from thirteen.bots.registry import NAMES
+from thirteen.client import RoomClient, RoomError
+
+
+@pytest.fixture
+def boss(room: str) -> Iterator[RoomClient]:
+    with RoomClient(room) as client:
+        client.sign_up("boss", "the boss password")
+        yield client
+
+
+def test_every_bot_level_opens_a_table_and_others_are_refused(boss: RoomClient) -> None:
+    for level in ("beginner", "club", "expert", "random", "heuristic", "strong"):
+        table = boss.create_table("chinese-1-6", bots=1, bot_level=level)
+        assert table["bot_level"] == level
+    with pytest.raises(RoomError) as refused:
+        boss.create_table("chinese-1-6", bots=1, bot_level="grandmaster")
+    assert refused.value.code == "bad_table"
+    assert all(name in str(refused.value) for name in NAMES)
