@@ -5,6 +5,7 @@ refused or dropped with a reason, and the table goes on for everyone else."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -79,22 +80,31 @@ def _until_closed(ws: ClientConnection) -> tuple[list[str], int]:
         return codes, closed.rcvd.code if closed.rcvd is not None else 1006
 
 
+def _send_until_closed(ws: ClientConnection, messages: list[str]) -> None:
+    """Send until done or until the room has closed the socket (a flood is cut off)."""
+    for message in messages:
+        try:
+            ws.send(message)
+        except ConnectionClosed:
+            return
+
+
 def test_the_table_goes_on_while_hostile_clients_attack(
     hostile_room: str, hostile_settings: Settings
 ) -> None:
     url = hostile_room
-    with RoomClient(url) as boss, RoomClient(url) as ann:
+    with contextlib.ExitStack() as sockets, RoomClient(url) as boss, RoomClient(url) as ann:
         boss.sign_up("boss", "the boss password")
         table = boss.create_table(
             "chinese-1-6", bots=1, bot_level="heuristic", rules={"showdown_seconds": 0.05}
         )
         ws_url = boss.ws_url(f"/ws/tables/{table['id']}")
         # slowloris: 40 connections that send half a request's headers and never finish
-        slow = [socket.create_connection(_address(url), timeout=30) for _ in range(40)]
-        for sock in slow:
+        for _ in range(40):
+            sock = sockets.enter_context(socket.create_connection(_address(url), timeout=30))
             sock.sendall(b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         # a socket that will never read a frame nor answer a ping
-        deaf = _raw_websocket(url, f"/ws/tables/{table['id']}")
+        deaf = sockets.enter_context(_raw_websocket(url, f"/ws/tables/{table['id']}"))
         answers: dict[str, str] = {}
         # a JSON bomb under the size limit, invalid UTF-8, an oversized frame, a flood
         with connect(ws_url, max_size=2**22) as bomb:
@@ -103,23 +113,23 @@ def test_the_table_goes_on_while_hostile_clients_attack(
             answers["bomb"] = json.loads(bomb.recv(timeout=30))["code"]
             bomb.send(b"\xff\xfe{not utf-8}")
             answers["utf8"] = json.loads(bomb.recv(timeout=30))["code"]
-        with connect(ws_url, max_size=2**22) as big:
-            big.recv(timeout=30)
-            big.send("x" * (2 * 2**20))
-            assert _until_closed(big)[1] == 1009
-        with connect(ws_url, max_size=2**22) as flood:
-            flood.recv(timeout=30)
-            for _ in range(200):
-                flood.send('{"type": "ping"}')
-            codes, close = _until_closed(flood)
-            assert close == 1008
-            answers["flood"] = codes[-1]
+        big = sockets.enter_context(connect(ws_url, max_size=2**22))
+        big.recv(timeout=30)
+        _send_until_closed(big, ["x" * (2 * 2**20)])
+        assert _until_closed(big)[1] == 1009
+        flood = sockets.enter_context(connect(ws_url, max_size=2**22))
+        flood.recv(timeout=30)
+        _send_until_closed(flood, ['{"type": "ping"}'] * 200)
+        codes, close = _until_closed(flood)
+        assert close == 1008
+        answers["flood"] = codes[-1]
         assert answers == {"bomb": "bad_message", "utf8": "bad_message", "flood": "flood"}
         # meanwhile a person plays two hands to the end, and the lobby answers
         ann.sign_up("ann", "ann's password")
         conn = ann.open_table(table["id"])
         conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
         won = play(conn, get_rules("chinese-1-6"), hands=2)
+        conn.close()
         assert ann.me()["balance"] == 10_000 + won
         assert boss.request("GET", "/api/tables")["tables"]
         # the room closed the deaf socket (pings unanswered for 10 s, or frames never read)
@@ -128,7 +138,3 @@ def test_the_table_goes_on_while_hostile_clients_attack(
         while chunk := deaf.recv(65536):
             received += chunk
         assert received  # frames, then the room's close; then EOF
-        deaf.close()
-        for sock in slow:
-            sock.close()
-        conn.close()
