@@ -41,6 +41,7 @@ def play(
     seat = conn.seat
     seen = len(conn.frames)
     leaving = False
+    acted_on = -1
     while True:
         for earlier in conn.frames[seen:]:  # answer() below reads frames too: count them all
             for event in earlier.get("events", []):
@@ -54,7 +55,10 @@ def play(
             leaving = True
             conn.do({"type": "leave"})
             continue
-        if conn.frames[-1]["type"] in ("snapshot", "update") and conn.my_turn():
+        # act once on each state that asks for a decision, whatever frame came last (an ack,
+        # a presence frame: waiting for another update there would wait for the timeout)
+        if conn.my_turn() and conn.state_id != acted_on:
+            acted_on = conn.state_id
             answer = conn.answer(conn.act(decide(conn, rules, rng)))
             assert answer["type"] == "ack" or answer["code"] == "stale", answer
             continue
