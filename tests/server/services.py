@@ -7,6 +7,7 @@ Without the binaries a test that needs them is skipped — unless ``THIRTEEN_REQ
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import os
 import pwd
@@ -17,16 +18,53 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
+from thirteen.server.db.session import Database, migrate
 from thirteen.server.serve import serve_in_thread
+from thirteen.server.settings import Settings, load_settings
+
+T = TypeVar("T")
 
 REQUIRED = os.environ.get("THIRTEEN_REQUIRE_SERVICES") == "1"
+
+
+def sqlite_settings(folder: Path, **overrides: Any) -> Settings:
+    """A test room's settings on SQLite in ``folder``: argon2id at a test-sized cost, no default
+    tables, instant bots, ``boss`` an admin; ``overrides`` on top."""
+    return load_settings(
+        **{
+            "database_url": f"sqlite+aiosqlite:///{folder / 'room.db'}",
+            "data_dir": folder,
+            "argon2_memory_kib": 8192,
+            "argon2_time_cost": 1,
+            "default_tables": False,
+            "bot_delay": 0,
+            "bot_budget": 0.02,
+            "admins": "boss",
+            **overrides,
+        }
+    )
+
+
+def run_with_db(url: str, body: Callable[[Database], Awaitable[T]]) -> T:
+    """Run ``body`` on a migrated database at ``url`` (closed afterwards)."""
+
+    async def main() -> T:
+        await migrate(url)
+        db = Database(url)
+        try:
+            return await body(db)
+        finally:
+            await db.close()
+
+    return asyncio.run(main())
 
 
 def missing(what: str) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from services import room_process
+from services import room_process, run_with_db
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
@@ -18,21 +18,7 @@ from thirteen.client import RoomClient
 from thirteen.server import ledger
 from thirteen.server.audit import audit
 from thirteen.server.db.models import LedgerAccount, Transfer
-from thirteen.server.db.session import Database, migrate
-
-T = TypeVar("T")
-
-
-def run_with_db(url: str, body: Callable[[Database], Awaitable[T]]) -> T:
-    async def main() -> T:
-        await migrate(url)
-        db = Database(url)
-        try:
-            return await body(db)
-        finally:
-            await db.close()
-
-    return asyncio.run(main())
+from thirteen.server.db.session import Database
 
 
 def grant(user: str, amount: int) -> Callable[[Connection], int]:
@@ -145,7 +131,7 @@ def test_the_writer_waits_for_another_connections_write_lock(tmp_path: Path) -> 
             other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
             written = asyncio.ensure_future(db.write(grant("ann", 500)))
             while db.writer.stats.waited == 0:  # let the writer find the lock taken
-                await asyncio.sleep(0)
+                await asyncio.sleep(0)  # allowed: yields to the loop once, no time passes
             assert not written.done()
             other.execute("COMMIT")
         finally:

@@ -14,28 +14,19 @@ from pathlib import Path
 
 import pytest
 from play import play
-from services import serve_in_thread
+from services import serve_in_thread, sqlite_settings
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from thirteen.client import RoomClient
 from thirteen.engine import get_rules
 from thirteen.server.app import create_app
-from thirteen.server.settings import Settings, load_settings
+from thirteen.server.settings import Settings
 
 
 @pytest.fixture
 def hostile_settings(tmp_path: Path) -> Settings:
-    return load_settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
-        data_dir=tmp_path,
-        argon2_memory_kib=8192,
-        argon2_time_cost=1,
-        default_tables=False,
-        bot_delay=0,
-        bot_budget=0.02,
-        admins="boss",
-    )
+    return sqlite_settings(tmp_path)  # rate limits on, as a room runs
 
 
 @pytest.fixture

@@ -4,29 +4,14 @@ concurrency, and an audit that notices when anything does not add up."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
 
 import pytest
+from services import run_with_db
 from sqlalchemy import func, select, update
 
 from thirteen.server import ledger
 from thirteen.server.db.models import LedgerAccount, Transfer
-from thirteen.server.db.session import Database, migrate
-
-T = TypeVar("T")
-
-
-def run_with_db(url: str, body: Callable[[Database], Awaitable[T]]) -> T:
-    async def main() -> T:
-        await migrate(url)
-        db = Database(url)
-        try:
-            return await body(db)
-        finally:
-            await db.close()
-
-    return asyncio.run(main())
+from thirteen.server.db.session import Database
 
 
 async def _grant(db: Database, user: str, amount: int, key: str) -> None:

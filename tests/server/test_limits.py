@@ -8,24 +8,18 @@ from pathlib import Path
 
 import httpx
 import pytest
-from services import room_process, serve_in_thread
+from services import room_process, serve_in_thread, sqlite_settings
 from websockets.sync.client import connect
 
 from thirteen.client import RoomClient, RoomError
 from thirteen.server.app import create_app
-from thirteen.server.settings import Settings, load_settings
+from thirteen.server.settings import Settings
 
 
 @pytest.fixture
 def limited(tmp_path: Path) -> Settings:
-    return load_settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}",
-        data_dir=tmp_path,
-        argon2_memory_kib=8192,
-        argon2_time_cost=1,
-        default_tables=False,
-        bot_delay=0,
-        admins="boss",
+    return sqlite_settings(
+        tmp_path,
         limit_login_account="3/minute;5/hour",
         limit_login_address="6/minute",
         limit_signup_address="4/minute",
