@@ -226,6 +226,8 @@ class Hand(Base):
     __table_args__ = (
         UniqueConstraint("table_id", "number", name="hand_number"),
         CheckConstraint("status IN ('playing', 'settled', 'voided')", name="hand_status"),
+        # the leaderboards' day and week: a period's hands without reading the others
+        Index("hands_finished", "finished_at", "table_id"),
     )
 
 
