@@ -6,6 +6,7 @@ chosen moments, which play cannot choose) check the periods' edges and what does
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterator
@@ -37,6 +38,7 @@ from thirteen.server.leaderboards import (
     BIG_HAND_UNITS,
     PERIODS,
     Board,
+    BoardCache,
     BoardQuery,
     Period,
     Who,
@@ -258,33 +260,72 @@ def test_minimum_hands_limit_and_shared_ranks(written: str) -> None:
     assert long_ago.standings == []
 
 
+async def eve_wins_a_unit(db: Database) -> None:
+    """eve, new, wins 2 chips (a unit) at the small table today: level with cat for the week."""
+    async with db.begin() as s:
+        eve = User(name="eve", name_key="eve", role="player", created_at=0.0)
+        s.add(eve)
+        await s.flush()
+        hand = Hand(
+            table_id=1,
+            number=99,
+            status="settled",
+            commitment="c",
+            start_state_id=0,
+            started_at=DAY_START,
+            finished_at=DAY_START + 5,
+        )
+        s.add(hand)
+        await s.flush()
+        s.add(HandSeat(hand_id=hand.id, seat=0, user_id=eve.id, delta=2))
+
+
 def test_equal_net_units_share_a_rank(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
     run_with_db(url, write_hands)
-
-    async def more(db: Database) -> None:  # eve ends the week level with cat (+1 unit)
-        async with db.begin() as s:
-            eve = User(name="eve", name_key="eve", role="player", created_at=0.0)
-            s.add(eve)
-            await s.flush()
-            hand = Hand(
-                table_id=1,
-                number=99,
-                status="settled",
-                commitment="c",
-                start_state_id=0,
-                started_at=DAY_START,
-                finished_at=DAY_START + 5,
-            )
-            s.add(hand)
-            await s.flush()
-            s.add(HandSeat(hand_id=hand.id, seat=0, user_id=eve.id, delta=2))
-
-    run_with_db(url, more)
+    run_with_db(url, eve_wins_a_unit)
     (week,) = boards(url, [BoardQuery(period="week", min_hands=1)])
     ranks = [(s.rank, s.name) for s in week.standings]
     # cat (3 hands) before eve (1 hand) at +1 each, both third; ann fifth
     assert ranks == [(1, "bob"), (2, "dan"), (3, "cat"), (3, "eve"), (5, "ann")]
+
+
+def test_a_slow_board_is_kept_a_while_and_counted_once(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    run_with_db(url, write_hands)
+    now = [0.0]  # the cache's clock: time passes when the test says so
+    query = BoardQuery(period="all", min_hands=1)
+
+    def names(board: Board) -> set[str]:
+        return {s.name for s in board.standings}
+
+    async def body(db: Database) -> None:
+        kept = BoardCache(slow=0, keep=60, clock=lambda: now[0])  # every board counts as slow
+        exact = BoardCache(slow=float("inf"))  # never kept, however loaded the machine
+        first = await kept.board(db, query, today=TODAY)
+        assert await exact.board(db, query, today=TODAY) is not first
+        await eve_wins_a_unit(db)
+        now[0] = 59.9
+        assert await kept.board(db, query, today=TODAY) is first
+        assert "eve" in names(await exact.board(db, query, today=TODAY))
+        now[0] = 60.0
+        later = await kept.board(db, query, today=TODAY)
+        assert "eve" not in names(first)
+        assert "eve" in names(later)
+        assert later.counted_at >= first.counted_at
+        # the same board asked twice at once is counted once; another day is another board
+        now[0] = 200.0
+        one, two = await asyncio.gather(
+            kept.board(db, query, today=TODAY), kept.board(db, query, today=TODAY)
+        )
+        assert one is two
+        assert one is not later
+        day = BoardQuery(period="day", min_hands=1)
+        assert await kept.board(db, day, today=TODAY) is not await kept.board(
+            db, day, today=TODAY + dt.timedelta(days=1)
+        )
+
+    run_with_db(url, body)
 
 
 # ----------------------------------------------------------------------------- played hands

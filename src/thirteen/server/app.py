@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.signer = signer
     app.state.metrics = Metrics()
     app.state.throttle = Throttle(settings)
+    app.state.leaderboards = leaderboards.BoardCache()
     api.install(app)
     for module in (routes, lobby, assist, histories, leaderboards, ws):
         app.include_router(module.router)
