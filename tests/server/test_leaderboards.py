@@ -42,6 +42,7 @@ from thirteen.server.leaderboards import (
     BoardQuery,
     Period,
     Who,
+    account_line,
     game_presets,
     leaderboard,
     period_bounds,
@@ -211,6 +212,34 @@ def test_every_board_adds_up_hand_by_hand(written: str) -> None:
         want = expected(query.game, query.period, query.who, query.min_hands or 1)
         assert as_rows(board) == [(n, h, round(float(net), 2), b) for n, h, net, b in want], query
         assert board.min_hands == query.min_hands
+
+
+def test_an_accounts_own_line_counts_it_ranked_or_not(written: str) -> None:
+    """Each account's own line (``you`` in the answer) is its row of the board with no minimum,
+    on every board, and zeros where it has not played."""
+    queries = [
+        BoardQuery(game=g, period=p, who=w, min_hands=1)
+        for g in ("all", "chinese", "ofc-pineapple")
+        for p in PERIODS
+        for w in ("people", "bots")
+    ]
+
+    async def body(db: Database) -> list[tuple[BoardQuery, str, tuple[int, float, int]]]:
+        async with db.begin() as s:
+            ids = dict((await s.execute(select(User.name, User.id))).all())
+        out = []
+        for query in queries:
+            board = await leaderboard(db, query, today=TODAY)
+            for name in ACCOUNTS:
+                out.append((query, name, await account_line(db, board, ids[name])))
+        return out
+
+    for query, name, line in run_with_db(written, body):
+        want = {
+            n: (h, round(float(net), 2), b)
+            for n, h, net, b in expected(query.game, query.period, query.who, 1)
+        }
+        assert line == want.get(name, (0, 0.0, 0)), (query, name)
 
 
 def test_the_edges_of_a_day_and_a_week(written: str) -> None:
@@ -402,6 +431,21 @@ def test_played_hands_add_up_to_the_ledger(room: str, boss: RoomClient, settings
 
     people = board(boss, period="all", game="chinese")
     assert {p["name"]: p["hands"] for p in people} == {"ann": 3, "bob": 2}
+    # a player sees their own line, ranked or not; a visitor, or on the bots' board, none
+    with RoomClient(room) as ann:
+        ann.log_in("ann", "ann's password")
+        mine = ann.request("GET", "/api/leaderboards?game=chinese&period=all")["you"]
+        assert mine["hands"] == 3
+        assert mine["net_units"] == round(won["ann"] / 2, 2)
+        assert (mine["rank"], mine["hands_to_rank"]) == (None, 47)  # 50 hands for all time
+        ranked = ann.request("GET", "/api/leaderboards?game=chinese&period=all&min_hands=3")
+        assert ranked["you"]["rank"] == 1 + [s["name"] for s in ranked["standings"]].index("ann")
+        assert ranked["you"]["hands_to_rank"] == 0
+        assert ann.request("GET", "/api/leaderboards?game=ofc&period=all")["you"]["hands"] == 0
+        assert ann.request("GET", "/api/leaderboards?who=bots")["you"] is None
+    assert boss.request("GET", "/api/leaderboards?game=chinese")["you"]["hands"] == 0
+    with RoomClient(room) as visitor:
+        assert visitor.request("GET", "/api/leaderboards")["you"] is None
     for row in people:
         assert row["net_units"] == round(float(expected_net[row["name"]]), 2)
     assert [p["net_units"] for p in people] == sorted(

@@ -38,6 +38,11 @@ def test_the_leaderboards_rank_people_and_bots_apart(
     # by default a week's board ranks after 25 hands: one hand is not enough
     people = page.get_by_role("region", name="People")
     expect(people).to_contain_text("Nobody has played 25 hands this week yet.")
+    big = int(result >= 6)
+    expect(people.get_by_text(re.compile("^You:"))).to_have_text(
+        f"You: 1 hand, {signed(result)} units, {big} big {'hand' if big == 1 else 'hands'}; "
+        "24 more this week to be ranked."
+    )
 
     page.get_by_label("Game").select_option("chinese-1-6")
     page.get_by_label("Period").select_option(label="All time")
@@ -47,6 +52,7 @@ def test_the_leaderboards_rank_people_and_bots_apart(
     expect(ours.get_by_role("columnheader")).to_have_text(COLUMNS)
     row = ours.get_by_role("rowgroup").nth(1).get_by_role("row")
     expect(row).to_have_count(1)
+    expect(people.get_by_text(re.compile("^You:"))).to_contain_text("; ranked 1.")
     expect(row.get_by_role("cell")).to_have_text(
         ["1", "finn (you)", signed(result), "1", signed(result), str(int(result >= 6))]
     )

@@ -51,7 +51,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Float, Subquery, and_, case, cast, func, literal_column, select
 
 from thirteen.engine.rules import ALIASES, PRESETS
-from thirteen.server.api import ApiError, db_of, errors
+from thirteen.server.api import ApiError, db_of, errors, optional_user
 from thirteen.server.db.models import GameTable, Hand, HandSeat, User
 from thirteen.server.db.session import Database
 
@@ -150,9 +150,14 @@ class Board:
 
 # ----------------------------------------------------------------------------- the query
 def _aggregate(
-    presets: tuple[str, ...] | None, who: Who, since: float | None, until: float | None
+    presets: tuple[str, ...] | None,
+    who: Who,
+    since: float | None,
+    until: float | None,
+    user_id: int | None = None,
 ) -> Subquery:
-    """Per account: hands, net units, big hands; every filter pushed into the database."""
+    """Per account (or only ``user_id``'s): hands, net units, big hands; every filter pushed
+    into the database."""
     unit = GameTable.unit
     net = func.sum(cast(HandSeat.delta, Float) / unit)
     big = func.sum(case((HandSeat.delta >= BIG_HAND_UNITS * unit, 1), else_=0))
@@ -168,6 +173,8 @@ def _aggregate(
         where.append(GameTable.preset.in_(presets))
     if since is not None and until is not None:
         where += [Hand.finished_at >= since, Hand.finished_at < until]
+    if user_id is not None:
+        where.append(HandSeat.user_id == user_id)
     return (
         select(
             HandSeat.user_id,
@@ -216,6 +223,18 @@ async def leaderboard(db: Database, query: BoardQuery, *, today: dt.date | None 
         standings=standings,
         counted_at=time.time(),
     )
+
+
+async def account_line(db: Database, board: Board, user_id: int) -> tuple[int, float, int]:
+    """One account's hands, net units and big hands in ``board``'s game and period, ranked or
+    not (always counted now: it reads only that account's seats, through their index)."""
+    inner = _aggregate(game_presets(board.game), board.who, board.since, board.until, user_id)
+    async with db.snapshot() as s:
+        row = (await s.execute(select(inner.c.hands, inner.c.net, inner.c.big))).first()
+    if row is None:
+        return 0, 0.0, 0
+    hands, net, big = row
+    return int(hands), round(float(net), 2), int(big)
 
 
 class BoardCache:
@@ -281,6 +300,21 @@ class StandingOut(BaseModel):
     big_hands: int = Field(description="Hands won by at least big_hand_units units.")
 
 
+class YouOut(BaseModel):
+    """The logged-in account's own line on a people's board, ranked or not."""
+
+    name: str
+    hands: int = Field(description="Your settled hands in the period (practice tables aside).")
+    net_units: float = Field(description="Your net units in the period (two decimals).")
+    units_per_hand: float = Field(description="net_units ÷ hands (two decimals; 0 without hands).")
+    big_hands: int = Field(description="Your hands won by at least big_hand_units units.")
+    rank: int | None = Field(
+        description="Your rank when you are among the standings shown; null when you are not "
+        "(not enough hands yet, or below the last one shown)."
+    )
+    hands_to_rank: int = Field(description="Hands you still need to be ranked; 0 when none.")
+
+
 class LeaderboardOut(BaseModel):
     """One board: a game, a period, people or bots."""
 
@@ -299,6 +333,9 @@ class LeaderboardOut(BaseModel):
     big_hand_units: int = Field(description="A hand won by this many units or more is big.")
     games: list[str] = Field(description="Every value game takes.")
     standings: list[StandingOut] = Field(description="Best first, at most limit of them.")
+    you: YouOut | None = Field(
+        description="Your own line, when you are logged in and the board is people's."
+    )
 
 
 @router.get("/api/leaderboards", responses=errors(400, 422))
@@ -330,10 +367,24 @@ async def leaderboards(
             "bad_period", "All time has no date: leave date out, or ask for a day or week."
         )
     cache: BoardCache = request.app.state.leaderboards
+    db = db_of(request)
     board = await cache.board(
-        db_of(request),
+        db,
         BoardQuery(game=game, period=period, who=who, day=date, min_hands=min_hands, limit=limit),
     )
+    me = await optional_user(request)
+    you = None
+    if me is not None and who == "people":
+        hands, net, big = await account_line(db, board, me.user_id)
+        you = YouOut(
+            name=me.name,
+            hands=hands,
+            net_units=net,
+            units_per_hand=round(net / hands, 2) if hands else 0.0,
+            big_hands=big,
+            rank=next((s.rank for s in board.standings if s.name == me.name), None),
+            hands_to_rank=max(0, board.min_hands - hands),
+        )
     return LeaderboardOut(
         game=board.game,
         period=board.period,
@@ -355,6 +406,7 @@ async def leaderboards(
             )
             for s in board.standings
         ],
+        you=you,
     )
 
 
@@ -365,6 +417,7 @@ __all__ = [
     "BoardCache",
     "BoardQuery",
     "Standing",
+    "account_line",
     "game_presets",
     "games",
     "leaderboard",

@@ -10,9 +10,11 @@ import { PRESETS } from "./lobby.js";
 /**
  * @typedef {{rank: number, name: string, hands: number, net_units: number,
  *   units_per_hand: number, big_hands: number}} Standing
+ * @typedef {{name: string, hands: number, net_units: number, units_per_hand: number,
+ *   big_hands: number, rank: number | null, hands_to_rank: number}} You
  * @typedef {{game: string, period: string, who: string, since: number | null,
- *   until: number | null, min_hands: number, big_hand_units: number, games: string[],
- *   standings: Standing[]}} Board
+ *   until: number | null, min_hands: number, counted_at: number, big_hand_units: number,
+ *   games: string[], standings: Standing[], you: You | null}} Board
  */
 
 /** @type {[string, string][]} value, what a person reads */
@@ -56,6 +58,22 @@ function coverage(board) {
     `${span}. Ranked after ${hands(board.min_hands)}; a big hand wins ${board.big_hand_units} units ` +
     "or more. Practice tables do not count."
   );
+}
+
+/** Your own line, ranked or not: "You: 3 hands, +4 units, 1 big hand; 22 more this week to
+ * be ranked." @param {Board} board */
+function yourLine(board) {
+  const you = board.you;
+  if (!you) return "";
+  const big = `${you.big_hands} big ${you.big_hands === 1 ? "hand" : "hands"}`;
+  const within = { day: " today", week: " this week", all: "" }[board.period] ?? "";
+  const where =
+    you.rank !== null
+      ? `ranked ${you.rank}`
+      : you.hands_to_rank > 0
+        ? `${you.hands_to_rank} more${within} to be ranked`
+        : `below the ${board.standings.length} shown`;
+  return `You: ${hands(you.hands)}, ${signed(you.net_units)} units, ${big}; ${where}.`;
 }
 
 /** @param {string} label @param {...(Node | string)} content */
@@ -151,6 +169,7 @@ export function render(main, params) {
   form.addEventListener("submit", (e) => e.preventDefault());
   const about = h("p", { class: "muted board-about" });
   const error = h("p", { class: "error", role: "alert" });
+  const yours = h("p", { class: "board-you-line" });
   const people = h("div", {});
   const bots = h("div", {});
   main.append(
@@ -167,7 +186,13 @@ export function render(main, params) {
       form,
       about,
       error,
-      h("section", { "aria-labelledby": "people-heading" }, h("h2", { id: "people-heading" }, "People"), people),
+      h(
+        "section",
+        { "aria-labelledby": "people-heading" },
+        h("h2", { id: "people-heading" }, "People"),
+        yours,
+        people,
+      ),
       h("section", { "aria-labelledby": "bots-heading" }, h("h2", { id: "bots-heading" }, "Bots"), bots),
     ),
   );
@@ -190,6 +215,7 @@ export function render(main, params) {
       if (mine !== generation || stopped) return;
       error.textContent = "";
       about.textContent = coverage(ours);
+      yours.textContent = yourLine(ours);
       people.replaceChildren(boardTable(ours, "People", gameLabel));
       bots.replaceChildren(boardTable(theirs, "Bots", gameLabel));
       announce(`${gameLabel}, ${PERIOD_WORDS[ours.period]}: ${ours.standings.length} people ranked.`);
