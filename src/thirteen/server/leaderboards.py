@@ -11,8 +11,9 @@ What the boards count, where the issue left it open:
   which it *settled* (``hands.finished_at``). ``date`` picks a past day or week (default: today).
 - **Net units**: chips won or lost ÷ the table's ``unit`` (chips one point is worth), summed over
   the hands, so that tables of different stakes compare.
-- **Big hand**: a hand won by at least :data:`BIG_HAND_UNITS` units (6: a scoop's worth at 1-6
-  scoring, or a fantasyland's usual harvest in OFC).
+- **Big hand**: a hand won by at least :data:`BIG_HAND_UNITS` units (6: a heads-up scoop's worth
+  at 1-6 scoring; in OFC, royalties or a fantasyland usually). The same units in every game, so
+  that the count compares like net units do.
 - **Hands**: settled hands the account was dealt into; a voided hand (nothing moved) does not
   count, nor does any hand at a ``practice`` table (the strong bot gives hints there).
 - **Ranked**: an account needs :data:`MIN_HANDS` hands in the period (``min_hands`` overrides
