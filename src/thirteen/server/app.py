@@ -46,6 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await app.state.room.close()
+            await app.state.throttle.close()
             await db.close()
             log.info("room closed")
 
