@@ -16,7 +16,9 @@ the last kill a life without the switch lets every player leave, then the harnes
   the journal and settled by the next life) or voided.
 
 Options come from ``THIRTEEN_BENCH_KILLS`` (default 50), ``THIRTEEN_BENCH_DATABASE_URL`` (a
-database of its own; default a fresh SQLite file) and ``THIRTEEN_BENCH_SEED``.
+database of its own; default a fresh SQLite file), ``THIRTEEN_BENCH_SEED`` and
+``THIRTEEN_BENCH_MAX_POINTS`` (a life's write points are drawn from 20 to it; default 400 —
+more makes longer lives and more hands per kill).
 """
 
 from __future__ import annotations
@@ -395,6 +397,7 @@ def options_from_env(environ: dict[str, str] | None = None) -> ChaosOptions:
         kills=int(env.get("THIRTEEN_BENCH_KILLS", "50")),
         database_url=env.get("THIRTEEN_BENCH_DATABASE_URL", ""),
         seed=int(env.get("THIRTEEN_BENCH_SEED", "13")),
+        max_points=int(env.get("THIRTEEN_BENCH_MAX_POINTS", "400")),
     )
 
 
