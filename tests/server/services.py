@@ -1,5 +1,6 @@
-"""Real services for the server tests: a throwaway PostgreSQL cluster, a Redis server, and the
-room itself under uvicorn on free loopback ports.
+"""Real services for the server tests: a throwaway PostgreSQL cluster, a Redis server (both from
+:mod:`thirteen.bench.services`, which the room benchmark uses too), and the room itself under
+uvicorn on free loopback ports.
 
 Without the binaries a test that needs them is skipped — unless ``THIRTEEN_REQUIRE_SERVICES=1``
 (CI), where a missing service fails the run instead of hiding it.
@@ -8,15 +9,10 @@ Without the binaries a test that needs them is skipped — unless ``THIRTEEN_REQ
 from __future__ import annotations
 
 import asyncio
-import glob
 import os
-import pwd
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +22,8 @@ from typing import Any, TypeVar
 
 import pytest
 
+from thirteen.bench import services
+from thirteen.bench.services import free_port
 from thirteen.server.db.session import Database, migrate
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import Settings, load_settings
@@ -74,148 +72,26 @@ def missing(what: str) -> None:
     pytest.skip(f"{what} is not installed")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _pg_bin() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    return Path(initdb).parent if initdb else None
-
-
-class Postgres:
-    """A PostgreSQL cluster in a temporary folder, owned by a non-root user when we are root."""
+class Postgres(services.Postgres):
+    """A throwaway PostgreSQL cluster (:class:`thirteen.bench.services.Postgres`); the test is
+    skipped (failed in CI) when PostgreSQL is not installed."""
 
     def __init__(self) -> None:
-        bindir = _pg_bin()
-        if bindir is None:
-            missing("PostgreSQL (initdb, pg_ctl)")
-        assert bindir is not None
-        self.bindir = bindir
-        self.port = free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="thirteen-pg-"))
-        self.data = self.root / "data"
-        self.user: str | None = None
-        if os.geteuid() == 0:
-            self.user = "postgres"
-            try:
-                entry = pwd.getpwnam(self.user)
-            except KeyError:
-                subprocess.run(["useradd", "--system", self.user], check=True)
-                entry = pwd.getpwnam(self.user)
-            os.chown(self.root, entry.pw_uid, entry.pw_gid)
-        self._run("initdb", "-D", str(self.data), "-U", "thirteen", "--auth=trust", "-E", "UTF8")
-        options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
-        self._run(
-            "pg_ctl",
-            "-D",
-            str(self.data),
-            "-o",
-            options,
-            "-l",
-            str(self.root / "log"),
-            "-w",
-            "start",
-        )
-        self.counter = 0
-
-    def _run(self, tool: str, *args: str) -> None:
-        command = [str(self.bindir / tool), *args]
-        if self.user:
-            command = ["runuser", "-u", self.user, "--", *command]
-        subprocess.run(command, check=True, capture_output=True)
-
-    def url(self, database: str = "postgres") -> str:
-        return f"postgresql+asyncpg://thirteen@127.0.0.1:{self.port}/{database}"
-
-    def new_database(self) -> str:
-        """A fresh, empty database; its URL."""
-        self.counter += 1
-        name = f"t{self.counter}"
-        subprocess.run(
-            [
-                str(self.bindir / "psql"),
-                "-h",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "-U",
-                "thirteen",
-                "-d",
-                "postgres",
-                "-q",
-                "-c",
-                f"CREATE DATABASE {name}",
-            ],
-            check=True,
-            capture_output=True,
-        )
-        return self.url(name)
-
-    def stop(self) -> None:
         try:
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
-        finally:
-            shutil.rmtree(self.root, ignore_errors=True)
+            super().__init__()
+        except services.ServiceMissingError as e:
+            missing(e.what)
 
 
-class RedisServer:
-    """``redis-server`` on a free loopback port, keeping nothing on disk."""
+class RedisServer(services.RedisServer):
+    """A throwaway ``redis-server`` (:class:`thirteen.bench.services.RedisServer`); the test is
+    skipped (failed in CI) when Redis is not installed."""
 
     def __init__(self) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            missing("Redis (redis-server)")
-        assert binary is not None
-        self.port = free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="thirteen-redis-"))
-        self.process = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.root),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        for line in self.process.stdout:  # it says when it listens
-            if "Ready to accept connections" in line:
-                break
-        else:
-            raise RuntimeError("redis-server did not start")
-        self._drain = threading.Thread(target=self.process.stdout.read, daemon=True)
-        self._drain.start()
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(30)
-        self._drain.join(10)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        shutil.rmtree(self.root, ignore_errors=True)
+        try:
+            super().__init__()
+        except services.ServiceMissingError as e:
+            missing(e.what)
 
 
 @dataclass

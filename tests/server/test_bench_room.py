@@ -4,8 +4,10 @@ arithmetic behind its figures. Sane values only — speed goals are the benchmar
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
+from services import missing
 
 from thirteen.bench.room import (
     QUICK,
@@ -18,6 +20,7 @@ from thirteen.bench.room import (
     parse_metrics,
     percentile,
 )
+from thirteen.bench.services import ServiceMissingError
 
 
 def test_the_quick_run_reports_every_figure() -> None:
@@ -48,6 +51,48 @@ def test_the_quick_run_reports_every_figure() -> None:
     }
     assert any(note.startswith("machine:") for note in report.notes)
     assert not any(note.startswith("refused actions") for note in report.notes), report.notes
+
+
+def test_two_processes_share_the_tables_and_relay_sockets() -> None:
+    """Two ``thirteen serve`` processes on a throwaway PostgreSQL and Redis: each runs its
+    share of the tables and settles hands, and players reach both, so some sockets are relayed."""
+    options = replace(QUICK, processes=2, steps=(2,), fast_tables=(2,), idle_sockets=20, seats=3)
+    try:
+        report = bench_room(options)
+    except ServiceMissingError as e:
+        missing(e.what)
+        return
+    rows = {what: value for what, value, _ in report.rows}
+    assert rows["server processes"] == 2
+    for at in ("full speed, 2 tables", "human pace, 2 tables"):
+        assert rows[f"{at}: sockets"] == 6
+        assert rows[f"{at}: hands/s"] > 0
+        assert 0 < rows[f"{at}: p50"] <= rows[f"{at}: p99"], at
+        # the k-th socket goes k processes on from its table's: every other one is relayed
+        assert rows[f"{at}: relayed sockets"] == pytest.approx(50.0), at
+        assert rows[f"{at}: PostgreSQL and Redis CPU"] >= 0
+        for n in (0, 1):
+            on = f"{at}, process {n}"
+            assert rows[f"{on}: tables"] == 1, on
+            assert rows[f"{on}: sockets"] > 0, on
+            assert rows[f"{on}: hands/s"] > 0, on
+            assert rows[f"{on}: RSS"] > 10, on  # MiB: a real process
+        assert sum(rows[f"{at}, process {n}: sockets"] for n in (0, 1)) == 6
+        cpu = sum(rows[f"{at}, process {n}: CPU"] for n in (0, 1))
+        assert rows[f"{at}: server CPU"] == pytest.approx(cpu)
+    assert math.isfinite(rows["idle socket, deflate offered: server memory"])
+    assert any(note.startswith("2 processes on one PostgreSQL") for note in report.notes)
+    assert not any(note.startswith("refused actions") for note in report.notes), report.notes
+
+
+def test_several_processes_need_postgresql() -> None:
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        options_with(RoomOptions(), processes=2, database="sqlite")
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        options_with(RoomOptions(), processes=3, database_url="sqlite+aiosqlite:///x.db")
+    assert options_with(RoomOptions(), processes=2).processes == 2
+    assert options_from_env({"THIRTEEN_BENCH_PROCESSES": "3"}).processes == 3
+    assert options_from_env({"THIRTEEN_BENCH_REDIS_URL": "redis://r/1"}).redis_url == "redis://r/1"
 
 
 def test_percentiles_are_nearest_rank() -> None:

@@ -1,9 +1,9 @@
 """``thirteen bench room``: the card room under load, over real WebSockets on loopback.
 
 A real ``thirteen serve`` process (journaling on, SQLite in a temporary folder unless told
-otherwise) serves bot clients run here, in another process, on one asyncio loop: accounts sign
-up over HTTP, an admin opens tables, the accounts sit and play legal moves from their own views
-(:func:`thirteen.client.legal_move`).
+otherwise; or several, below) serves bot clients run here, in another process, on one asyncio
+loop: accounts sign up over HTTP, an admin opens tables, the accounts sit and play legal moves
+from their own views (:func:`thirteen.client.legal_move`).
 
 What is measured:
 
@@ -19,6 +19,13 @@ Latency is from an action's send to the last of its table's sockets receiving th
 the ``state_id`` the action's ack names (every socket is in this process: one clock). The
 server's own histogram (``thirteen_action_seconds``, arrival to the last frame queued) is read
 from ``/metrics`` and reported beside it.
+
+With ``--processes N`` the room is N ``thirteen serve`` processes on one PostgreSQL and one
+Redis (throwaway ones started here, :mod:`thirteen.bench.services`, unless their URLs are
+given): tables are opened through each process in turn, so each runs about 1/N of them, and the
+players' requests and sockets go to every process in turn as behind a round-robin proxy, so
+(N-1)/N of the sockets are relayed to their table's process over Redis. Hands, CPU and RSS are
+reported per process and summed; the throwaway PostgreSQL's and Redis's CPU beside them.
 
 Options come from :class:`RoomOptions`: ``thirteen bench room --quick --tables 50,100 …`` or
 ``THIRTEEN_BENCH_*`` variables (:func:`options_from_env`, for ``benchmarks/run.py``).
@@ -37,7 +44,6 @@ import random
 import resource
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -49,12 +55,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from thirteen.bench.report import Report
+from thirteen.bench.services import Postgres, RedisServer, free_port
 from thirteen.client import legal_move
 from thirteen.engine.rules import Rules, get_rules
+from thirteen.server.db.models import GameTable
+from thirteen.server.db.session import make_engine
 
 PASSWORD = "bench password"
 SESSION_COOKIE = "thirteen_session"
@@ -101,13 +111,23 @@ class RoomOptions:
     compression: bool = True
     """Whether the playing clients offer permessage-deflate."""
     preset: str = "chinese-1-6"
+    database: str = ""
+    """``sqlite`` or ``postgres``; empty: SQLite for one process, PostgreSQL for several. For
+    PostgreSQL without a ``database_url`` the run starts a throwaway cluster of its own."""
     database_url: str = ""
-    """The server's database; empty: a fresh SQLite file for each server. A shared database
-    (PostgreSQL) keeps what earlier runs wrote."""
+    """The servers' database; empty: a fresh SQLite file, or a fresh database in the run's own
+    PostgreSQL cluster, for each server. A database given here (PostgreSQL) is shared by every
+    server of the run and keeps what earlier runs wrote."""
+    redis_url: str = ""
+    """The Redis joining several processes; empty: a throwaway ``redis-server`` of the run's own
+    (started only for two processes or more)."""
     keep: str = ""
     """A folder to keep the servers' logs and SQLite files in; empty: a temporary one."""
     processes: int = 1
-    """Server processes (``thirteen serve --processes N``, from issue 12 on); 1 starts it as now."""
+    """``thirteen serve`` processes on one database (and one Redis when more than one), each
+    under its own ``THIRTEEN_PROCESS_NAME``: tables are opened through each in turn (each runs
+    about 1/N of them) and every player's HTTP requests and socket go to any of them, as behind a
+    round-robin proxy, so about (N-1)/N of the sockets are relayed to their table's process."""
     seed: int = 1
 
 
@@ -157,7 +177,20 @@ def options_with(base: RoomOptions, **given: Any) -> RoomOptions:
     options = replace(base, **changes)
     if not 2 <= options.seats <= 4:
         raise ValueError("a table has 2 to 4 seats")
+    if options.processes < 1:
+        raise ValueError("the room needs at least one process")
+    if options.database not in ("", "sqlite", "postgres"):
+        raise ValueError(f"the database is sqlite or postgres, not {options.database!r}")
+    if options.processes > 1 and database_kind(options) == "sqlite":
+        raise ValueError("several processes share one PostgreSQL database, not SQLite")
     return options
+
+
+def database_kind(options: RoomOptions) -> str:
+    """``sqlite`` or ``postgres``: what the run's servers use."""
+    if options.database_url:
+        return "sqlite" if options.database_url.startswith("sqlite") else "postgres"
+    return options.database or ("postgres" if options.processes > 1 else "sqlite")
 
 
 ENV_OPTIONS = {
@@ -169,7 +202,9 @@ ENV_OPTIONS = {
     "THIRTEEN_BENCH_FAST_SECONDS": ("fast_seconds", float),
     "THIRTEEN_BENCH_IDLE": ("idle_sockets", int),
     "THIRTEEN_BENCH_PRESET": ("preset", str),
+    "THIRTEEN_BENCH_DATABASE": ("database", str),
     "THIRTEEN_BENCH_DATABASE_URL": ("database_url", str),
+    "THIRTEEN_BENCH_REDIS_URL": ("redis_url", str),
     "THIRTEEN_BENCH_PROCESSES": ("processes", int),
     "THIRTEEN_BENCH_KEEP": ("keep", str),
 }
@@ -237,13 +272,6 @@ def cpu_seconds(pid: int) -> float:
             parts = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
             total += int(parts[11]) + int(parts[12])
     return total / ticks
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 # ----------------------------------------------------------------------------- figures
@@ -317,7 +345,58 @@ def knee_of(steps: Sequence[tuple[int, float]]) -> int | None:
     return None
 
 
-# ----------------------------------------------------------------------------- the server
+# ----------------------------------------------------------------------------- the servers
+@dataclass
+class Backing:
+    """What the servers stand on: PostgreSQL and Redis, the run's own or given (SQLite needs
+    neither)."""
+
+    kind: str
+    """``sqlite`` or ``postgres``."""
+    database_url: str = ""
+    """Given: every server of the run uses it."""
+    redis_url: str = ""
+    postgres: Postgres | None = None
+    redis: RedisServer | None = None
+
+    def database_for(self, folder: Path, name: str) -> str:
+        """The database of the servers called ``name``: a fresh one unless one was given."""
+        if self.database_url:
+            return self.database_url
+        if self.postgres is not None:
+            return self.postgres.new_database()
+        return f"sqlite+aiosqlite:///{folder / (name + '.db')}"
+
+    def pids(self) -> list[int]:
+        """The processes of the run's own PostgreSQL and Redis (their CPU is the room's too)."""
+        return [
+            *(self.postgres.pids() if self.postgres else []),
+            *(self.redis.pids() if self.redis else []),
+        ]
+
+    def stop(self) -> None:
+        for service in (self.redis, self.postgres):
+            if service is not None:
+                with contextlib.suppress(Exception):
+                    service.stop()
+
+
+def start_backing(options: RoomOptions) -> Backing:
+    """PostgreSQL and Redis for the run: the given URLs, or throwaway servers on loopback
+    (:mod:`thirteen.bench.services`) when the run needs them."""
+    backing = Backing(database_kind(options), options.database_url, options.redis_url)
+    try:
+        if backing.kind == "postgres" and not backing.database_url:
+            backing.postgres = Postgres(max_connections=400)
+        if options.processes > 1 and not backing.redis_url:
+            backing.redis = RedisServer()
+            backing.redis_url = backing.redis.url
+    except BaseException:
+        backing.stop()
+        raise
+    return backing
+
+
 @dataclass
 class Server:
     """A ``thirteen serve`` process started for the benchmark."""
@@ -325,6 +404,9 @@ class Server:
     url: str
     process: subprocess.Popen[bytes]
     log: Path
+    name: str
+    """Its ``THIRTEEN_PROCESS_NAME``: the name its tables' leases carry."""
+    database_url: str
 
     @property
     def pid(self) -> int:
@@ -337,18 +419,31 @@ class Server:
             return ""
 
 
-def server_command(port: int, options: RoomOptions) -> list[str]:
-    """How the server starts (``--processes`` only when more than one is asked for)."""
-    command = [sys.executable, "-m", "thirteen.cli", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port)]
-    if options.processes > 1:
-        command += ["--processes", str(options.processes)]
-    return command
+def server_command(port: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "thirteen.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
 
 
-def server_env(database_url: str, folder: Path, admin: str) -> dict[str, str]:
+def server_env(
+    database_url: str, folder: Path, admin: str, *, process_name: str = "", redis_url: str = ""
+) -> dict[str, str]:
+    """A bench server's environment: ``folder`` is its data folder (several processes of one
+    room share it, hence its signing key)."""
+    inherited = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("THIRTEEN_REDIS_URL", "THIRTEEN_PROCESS_NAME", "THIRTEEN_SIGNING_KEY")
+    }
     return {
-        **os.environ,
+        **inherited,
         "THIRTEEN_DATABASE_URL": database_url,
         "THIRTEEN_DATA_DIR": str(folder),
         "THIRTEEN_DEFAULT_TABLES": "false",
@@ -358,49 +453,67 @@ def server_env(database_url: str, folder: Path, admin: str) -> dict[str, str]:
         # argon2id at its cheapest: thousands of bench accounts sign up in seconds
         "THIRTEEN_ARGON2_MEMORY_KIB": "64",
         "THIRTEEN_ARGON2_TIME_COST": "1",
+        **({"THIRTEEN_PROCESS_NAME": process_name} if process_name else {}),
+        **({"THIRTEEN_REDIS_URL": redis_url} if redis_url else {}),
     }
 
 
 @contextlib.asynccontextmanager
 async def served(
-    options: RoomOptions, folder: Path, admin: str, name: str
-) -> AsyncIterator[Server]:
-    """A server process, ready (``/healthz`` answers); stopped with SIGTERM afterwards."""
-    database_url = options.database_url or f"sqlite+aiosqlite:///{folder / (name + '.db')}"
-    port = free_port()
-    log = folder / f"{name}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            server_command(port, options),
-            env=server_env(database_url, folder, admin),
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    server = Server(f"http://127.0.0.1:{port}", process, log)
+    options: RoomOptions, backing: Backing, folder: Path, admin: str, name: str
+) -> AsyncIterator[list[Server]]:
+    """``options.processes`` server processes of one room, ready (``/healthz`` answers on
+    each); stopped with SIGTERM afterwards."""
+    database_url = backing.database_for(folder, name)
+    servers: list[Server] = []
     try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
-            deadline = time.monotonic() + 120
-            while True:
-                if process.poll() is not None:
-                    raise RuntimeError(
-                        f"the server exited ({process.returncode}):\n{server.tail()}"
-                    )
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start:\n{server.tail()}")
-                await asyncio.sleep(0.1)
-        yield server
+        for n in range(options.processes):
+            port = free_port()
+            log = folder / (f"{name}.log" if options.processes == 1 else f"{name}-p{n}.log")
+            process_name = f"{name}-p{n}"
+            env = server_env(
+                database_url, folder, admin, process_name=process_name, redis_url=backing.redis_url
+            )
+            with log.open("wb") as out:
+                process = subprocess.Popen(
+                    server_command(port),
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            servers.append(
+                Server(f"http://127.0.0.1:{port}", process, log, process_name, database_url)
+            )
+        await asyncio.gather(*(ready(server) for server in servers))
+        yield servers
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.to_thread(process.wait, 30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            await asyncio.to_thread(process.wait, 30)
+        for server in servers:
+            if server.process.poll() is None:
+                server.process.send_signal(signal.SIGTERM)
+        for server in servers:
+            try:
+                await asyncio.to_thread(server.process.wait, 30)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+                await asyncio.to_thread(server.process.wait, 30)
+
+
+async def ready(server: Server) -> None:
+    """Once the server answers ``/healthz``; raises if it exits or takes two minutes."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+        deadline = time.monotonic() + 120
+        while True:
+            if server.process.poll() is not None:
+                raise RuntimeError(
+                    f"the server exited ({server.process.returncode}):\n{server.tail()}"
+                )
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get("/healthz")).status_code == 200:
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start:\n{server.tail()}")
+            await asyncio.sleep(0.1)
 
 
 # ----------------------------------------------------------------------------- clients
@@ -495,10 +608,15 @@ class Player:
         self.reader: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.next_send = 0.0
+        self.via = (load.opened.get(table.id, 0) + next(load.socket_turns)) % len(load.servers)
+        """The process this seat's socket reaches: the k-th socket opened goes k processes
+        on from its table's, so only every N-th lands on its table's process and (N-1)/N are
+        relayed — what a round-robin proxy, blind to tables, gives on average."""
 
     async def open(self, buy_in: int) -> None:
         ticket = await self.load.ticket(self.account)
-        self.ws = await self.load.connect(f"/ws/tables/{self.table.id}?ticket={ticket}")
+        path = f"/ws/tables/{self.table.id}?ticket={ticket}"
+        self.ws = await self.load.connect(path, via=self.via)
         self.reader = asyncio.create_task(self._read())
         await asyncio.wait_for(self.snapshot, PATIENCE)
         for attempt in range(RETRIES + 1):
@@ -611,6 +729,21 @@ class Player:
 
 
 @dataclass
+class ProcessFigures:
+    """One server process in a measurement window."""
+
+    name: str
+    tables: int
+    """Tables it ran at the window's end (held their leases)."""
+    sockets: int
+    """Players' sockets it accepted (its own tables' or relayed to another process)."""
+    hands: float
+    cpu: float
+    """Cores' worth of CPU it used (1.0: a whole core)."""
+    rss_kib: int
+
+
+@dataclass
 class Measured:
     """One measurement window."""
 
@@ -632,6 +765,11 @@ class Measured:
     errors: dict[str, int]
     seating_seconds: float = 0.0
     """How long the step's new tables took to seat (tickets, sockets, buy-ins)."""
+    processes: list[ProcessFigures] = field(default_factory=list)
+    relayed: int = 0
+    """Players' sockets on a process other than their table's (relayed over Redis)."""
+    backing_cpu: float | None = None
+    """Cores' worth of CPU the run's own PostgreSQL and Redis used (``None``: none started)."""
 
     def latency(self, q: float) -> float:
         return percentile(self.latencies, q) * 1000
@@ -656,17 +794,31 @@ class Load:
     """The load generator against one server: accounts, tables, players, measurements."""
 
     def __init__(
-        self, server: Server, options: RoomOptions, admin: str, progress: Progress
+        self,
+        servers: list[Server],
+        options: RoomOptions,
+        admin: str,
+        progress: Progress,
+        backing: Backing | None = None,
     ) -> None:
-        self.server = server
+        self.servers = servers
         self.options = options
         self.admin_name = admin
         self.progress = progress
-        self.http = httpx.AsyncClient(
-            base_url=server.url,
-            timeout=PATIENCE,
-            limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
-        )
+        self.backing = backing
+        self.https = [
+            httpx.AsyncClient(
+                base_url=server.url,
+                timeout=PATIENCE,
+                limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
+            )
+            for server in servers
+        ]
+        self.turns = itertools.count()
+        """Requests without a process of their own go to each process in turn."""
+        self.socket_turns = itertools.count()
+        self.opened: dict[int, int] = {}
+        """The process each table was opened through (and so first run by)."""
         self.rules: Rules = get_rules(options.preset)
         self.window = Window()
         token = secrets.token_hex(3)
@@ -688,7 +840,8 @@ class Load:
             self.lagging.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.lagging
-        await self.http.aclose()
+        for http in self.https:
+            await http.aclose()
 
     async def _watch_lag(self) -> None:
         """How late this loop wakes: a busy generator inflates every latency it measures."""
@@ -708,14 +861,16 @@ class Load:
         body: Any = None,
         *,
         allow: tuple[int, ...] = (),
+        via: int | None = None,
     ) -> httpx.Response:
-        """The response to a request, tried again while the room answers 5xx; raises for any
-        other error status but those in ``allow``."""
+        """The response to a request (to process ``via``, or the next in turn), tried again
+        while the room answers 5xx; raises for any other error status but those in ``allow``."""
+        http = self.https[next(self.turns) % len(self.https) if via is None else via]
         for attempt in range(RETRIES + 1):
-            r = await self.http.request(
+            r = await http.request(
                 method, path, json=body, headers=account.headers if account else None
             )
-            self.http.cookies.clear()  # one client for every account: cookies go by hand
+            http.cookies.clear()  # one client for every account: cookies go by hand
             if r.status_code < 500 or attempt == RETRIES:
                 break
             # an overloaded room says "nothing was changed" (a database busy past its timeout)
@@ -740,9 +895,11 @@ class Load:
         ticket: str = (await self.call("POST", "/api/tickets", account)).json()["ticket"]
         return ticket
 
-    async def connect(self, path: str, *, compression: bool | None = None) -> ClientConnection:
+    async def connect(
+        self, path: str, *, compression: bool | None = None, via: int = 0
+    ) -> ClientConnection:
         deflate = self.options.compression if compression is None else compression
-        url = "ws" + self.server.url.removeprefix("http") + path
+        url = "ws" + self.servers[via].url.removeprefix("http") + path
         for attempt in range(5):
             try:
                 return await connect(
@@ -759,10 +916,29 @@ class Load:
                 await asyncio.sleep(0.2 * (attempt + 1))
         raise AssertionError("unreachable")
 
-    async def metrics(self) -> dict[str, float]:
-        return parse_metrics((await self.call("GET", "/metrics")).text)
+    async def metrics(self) -> list[dict[str, float]]:
+        """Each process's ``/metrics``, in the order of :attr:`servers`."""
+        return [
+            parse_metrics((await self.call("GET", "/metrics", via=n)).text)
+            for n in range(len(self.servers))
+        ]
 
-    async def create_table(self, showdown: float) -> int:
+    async def owners(self, table_ids: Iterable[int]) -> dict[int, str]:
+        """The process running each table now (its lease's holder, from the database)."""
+        ids = list(table_ids)
+        if len(self.servers) == 1:
+            return dict.fromkeys(ids, self.servers[0].name)
+        engine = make_engine(self.servers[0].database_url)
+        try:
+            async with engine.connect() as conn:
+                rows = await conn.execute(
+                    select(GameTable.id, GameTable.lease_owner).where(GameTable.id.in_(ids))
+                )
+                return {int(table_id): str(owner) for table_id, owner in rows}
+        finally:
+            await engine.dispose()
+
+    async def create_table(self, showdown: float, via: int | None = None) -> int:
         body = {
             "preset": self.options.preset,
             "rules": {"showdown_seconds": showdown},
@@ -771,7 +947,10 @@ class Load:
             "min_buy_in": 100,
             "max_buy_in": 5000,
         }
-        table_id: int = (await self.call("POST", "/api/tables", self.admin, body)).json()["id"]
+        via = next(self.turns) % len(self.servers) if via is None else via
+        r = await self.call("POST", "/api/tables", self.admin, body, via=via)
+        table_id: int = r.json()["id"]
+        self.opened[table_id] = via
         return table_id
 
     async def close_table(self, table_id: int) -> None:
@@ -785,7 +964,11 @@ class Load:
             16, (self.sign_up(next(self.names)) for _ in range(count * seats))
         )
         showdown = self.options.fast_showdown if fast else self.options.human_showdown
-        ids: list[int] = await bounded(8, (self.create_table(showdown) for _ in range(count)))
+        # through each process in turn: the process that opens a table runs it
+        n = len(self.servers)
+        ids: list[int] = await bounded(
+            8, (self.create_table(showdown, via=i % n) for i in range(count))
+        )
         return [(table_id, accounts[i * seats : (i + 1) * seats]) for i, table_id in enumerate(ids)]
 
     async def seat(
@@ -812,63 +995,108 @@ class Load:
         await bounded(64, (p.close() for t in tables for p in t.players))
 
     # ------------------------------------------------------------------ measuring
-    async def measure(self, seconds: float, tables: int, sockets: int) -> Measured:
-        pid = self.server.pid
+    async def measure(self, seconds: float, tables: list[TableLoad]) -> Measured:
+        pids = [server.pid for server in self.servers]
+        backing = self.backing.pids() if self.backing is not None else []
         before = await self.metrics()
-        server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
+        cpu_before = [cpu_seconds(pid) for pid in pids]
+        backing_cpu, own_cpu = sum(cpu_seconds(p) for p in backing), time.process_time()
         start = time.perf_counter()
         self.window = Window(recording=True)
         await asyncio.sleep(seconds)
         self.window.recording = False
         elapsed = time.perf_counter() - start
-        server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
+        cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
+        backing_cpu = sum(cpu_seconds(p) for p in backing) - backing_cpu
+        own_cpu = time.process_time() - own_cpu
         after = await self.metrics()
+        owners = await self.owners(t.id for t in tables)
         name = "thirteen_action_seconds"
-        buckets = bucket_delta(histogram(after, name), histogram(before, name))
+        buckets: dict[float, float] = {}
+        for now, was in zip(after, before, strict=True):
+            for le, count in bucket_delta(histogram(now, name), histogram(was, name)):
+                buckets[le] = buckets.get(le, 0.0) + count
+        merged = sorted(buckets.items())
+        ran = Counter(owners.values())
+        processes = [
+            ProcessFigures(
+                name=server.name,
+                tables=ran.get(server.name, 0),
+                sockets=sum(1 for t in tables for p in t.players if p.via == n),
+                hands=total(now, "thirteen_hands_total") - total(was, "thirteen_hands_total"),
+                cpu=used / elapsed,
+                rss_kib=rss_kib(server.pid),
+            )
+            for n, (server, now, was, used) in enumerate(
+                zip(self.servers, after, before, cpu, strict=True)
+            )
+        ]
+        relayed = sum(
+            1
+            for t in tables
+            for p in t.players
+            if self.servers[p.via].name != owners.get(t.id, self.servers[p.via].name)
+        )
         window = self.window
         return Measured(
-            tables=tables,
-            sockets=sockets,
+            tables=len(tables),
+            sockets=sum(len(t.players) for t in tables),
             seconds=elapsed,
             latencies=sorted(window.latencies),
             ending=sorted(window.ending),
             actions=window.actions,
-            hands=total(after, "thirteen_hands_total") - total(before, "thirteen_hands_total"),
+            hands=sum(p.hands for p in processes),
             client_hands=window.client_hands,
-            server_actions=total(after, f"{name}_count") - total(before, f"{name}_count"),
-            server_p50=bucket_quantile(buckets, 0.5) * 1000,
-            server_p99=bucket_quantile(buckets, 0.99) * 1000,
-            server_cpu=server_cpu / elapsed,
+            server_actions=sum(
+                total(now, f"{name}_count") - total(was, f"{name}_count")
+                for now, was in zip(after, before, strict=True)
+            ),
+            server_p50=bucket_quantile(merged, 0.5) * 1000,
+            server_p99=bucket_quantile(merged, 0.99) * 1000,
+            server_cpu=sum(cpu) / elapsed,
             generator_cpu=own_cpu / elapsed,
             lag_p99=percentile(sorted(window.lag), 0.99) * 1000,
-            server_rss_kib=rss_kib(pid),
+            server_rss_kib=sum(p.rss_kib for p in processes),
             errors=dict(window.errors),
+            processes=processes,
+            relayed=relayed,
+            backing_cpu=backing_cpu / elapsed if backing else None,
         )
 
+    def rss(self) -> int:
+        """KiB resident in every server process."""
+        return sum(rss_kib(server.pid) for server in self.servers)
+
     async def idle_memory(self, sockets: int, *, compression: bool) -> tuple[float, int]:
-        """KiB of server RSS per idle spectator socket, and the RSS before them."""
-        tables = [await self.create_table(self.options.human_showdown) for _ in range(10)]
+        """KiB of server RSS (every process's) per idle spectator socket, and the RSS before
+        them. With several processes the tables are spread and so are the sockets."""
+        n = len(self.servers)
+        tables = [
+            await self.create_table(self.options.human_showdown, via=i % n) for i in range(10)
+        ]
 
         async def spectate(i: int) -> ClientConnection:
-            return await self.connect(f"/ws/tables/{tables[i % 10]}", compression=compression)
+            path = f"/ws/tables/{tables[i % 10]}"
+            return await self.connect(path, compression=compression, via=(i // 10) % n)
 
         warm = await bounded(32, (spectate(i) for i in range(20)))  # first-use costs, not sockets
         await bounded(32, (ws.close() for ws in warm))
         await self._until_connections(0)
         await asyncio.sleep(1.0)
-        before = rss_kib(self.server.pid)
+        before = self.rss()
         idle = await bounded(32, (spectate(i) for i in range(sockets)))
         await self._until_connections(sockets)
         await asyncio.sleep(1.0)
-        after = rss_kib(self.server.pid)
+        after = self.rss()
         await bounded(64, (ws.close() for ws in idle))
         await self._until_connections(0)
         await bounded(8, (self.close_table(t) for t in tables))
         return (after - before) / sockets, before
 
     async def _until_connections(self, count: int, timeout: float = 60) -> None:
+        """Until the processes count ``count`` sockets in all (each counts those it accepted)."""
         deadline = time.monotonic() + timeout
-        while (await self.metrics()).get("thirteen_ws_connections", -1) != count:
+        while sum(m.get("thirteen_ws_connections", -1) for m in await self.metrics()) != count:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the server never counted {count} sockets")
             await asyncio.sleep(0.1)
@@ -878,7 +1106,7 @@ class Load:
         tables = await self.seat(await self.prepare(count, fast=True), fast=True)
         await asyncio.sleep(max(1.0, self.options.warmup_seconds / 2))
         self.progress(f"full speed: measuring {self.options.fast_seconds:g} s")
-        measured = await self.measure(self.options.fast_seconds, count, count * self.options.seats)
+        measured = await self.measure(self.options.fast_seconds, tables)
         self.progress(
             f"full speed, {count} tables: {measured.hands / measured.seconds:.1f} hands/s, "
             f"p99 {measured.latency(0.99):.0f} ms; closing the tables"
@@ -907,8 +1135,7 @@ class Load:
             seated = time.perf_counter() - start
             await asyncio.sleep(self.options.warmup_seconds)
             self.progress(f"human pace, {target} tables: measuring {self.options.step_seconds:g} s")
-            sockets = len(self.human) * self.options.seats
-            measured = await self.measure(self.options.step_seconds, len(self.human), sockets)
+            measured = await self.measure(self.options.step_seconds, self.human)
             measured.seating_seconds = seated
             steps.append(measured)
             self.progress(
@@ -947,19 +1174,23 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
             folder.mkdir(parents=True, exist_ok=True)
         else:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="thirteen-room-")))
+        if database_kind(options) == "postgres" and not options.database_url:
+            progress("starting PostgreSQL")
+        backing = await asyncio.to_thread(start_backing, options)
+        stack.callback(backing.stop)
         for n, compression in enumerate(options.idle_compression[1:], 1):
             if not options.idle_sockets:
                 break
             async with (
-                served(options, folder, admin, f"idle{n}") as server,
-                Load(server, options, admin, progress) as load,
+                served(options, backing, folder, admin, f"idle{n}") as servers,
+                Load(servers, options, admin, progress, backing) as load,
             ):
                 progress(f"idle sockets: {options.idle_sockets}, deflate {compression}")
                 kib, base = await load.idle_memory(options.idle_sockets, compression=compression)
                 idle.append((compression, kib, base))
         async with (
-            served(options, folder, f"{admin}m", "room") as server,
-            Load(server, options, f"{admin}m", progress) as load,
+            served(options, backing, folder, f"{admin}m", "room") as servers,
+            Load(servers, options, f"{admin}m", progress, backing) as load,
         ):
             if options.idle_sockets and options.idle_compression:
                 compression = options.idle_compression[0]
@@ -974,14 +1205,38 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
                 await load.close_all()
             retried, failure = load.retried, load.failure
     database = (options.database_url or "sqlite+aiosqlite").split("://")[0]
+    if not options.database_url and database_kind(options) == "postgres":
+        database = "postgresql+asyncpg (a throwaway cluster started for the run)"
     return Results(
         idle, fast, steps, fd_limit, load_before, os.getloadavg(), database, retried, failure
     )
 
 
+def process_rows(at: str, measured: Measured) -> list[tuple[str, float, str]]:
+    """A window's figures for each process, when there are several; the relayed sockets."""
+    rows: list[tuple[str, float, str]] = []
+    if measured.backing_cpu is not None:
+        rows.append((f"{at}: PostgreSQL and Redis CPU", 100 * measured.backing_cpu, "% of a core"))
+    if len(measured.processes) < 2:
+        return rows
+    share = measured.relayed / measured.sockets if measured.sockets else 0.0
+    rows.append((f"{at}: relayed sockets", 100 * share, "% of sockets"))
+    for n, process in enumerate(measured.processes):
+        on = f"{at}, process {n}"
+        rows += [
+            (f"{on}: tables", float(process.tables), "tables"),
+            (f"{on}: sockets", float(process.sockets), "sockets"),
+            (f"{on}: hands/s", process.hands / measured.seconds, "hands/s"),
+            (f"{on}: CPU", 100 * process.cpu, "% of a core"),
+            (f"{on}: RSS", process.rss_kib / 1024, "MiB"),
+        ]
+    return rows
+
+
 def report_of(options: RoomOptions, results: Results) -> Report:
     report = Report("room")
     rows = report.rows
+    rows.append(("server processes", float(options.processes), "processes"))
     for compression, kib, base in results.idle:
         how = "deflate offered" if compression else "no compression"
         rows.append((f"idle socket, {how}: server memory", kib, "KiB/socket"))
@@ -1008,6 +1263,7 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             (f"{at}: server CPU", 100 * fast.server_cpu, "% of a core"),
             (f"{at}: generator CPU", 100 * fast.generator_cpu, "% of a core"),
         ]
+        rows += process_rows(at, fast)
     for step in results.steps:
         at = f"human pace, {step.tables} tables"
         rows += [
@@ -1025,6 +1281,7 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             (f"{at}: generator loop lag p99", step.lag_p99, "ms"),
             (f"{at}: server RSS", step.server_rss_kib / 1024, "MiB"),
         ]
+        rows += process_rows(at, step)
     knee = knee_of([(s.tables, s.latency(0.99)) for s in results.steps])
     if knee is not None:
         rows.append(("knee: first step with p99 ≥ 2× the lowest before", float(knee), "tables"))
@@ -1066,6 +1323,15 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         "frame, measured here (one clock); server histogram: arrival to the last frame queued, "
         "interpolated within its buckets"
     )
+    if options.processes > 1:
+        notes.append(
+            f"{options.processes} processes on one PostgreSQL and one Redis: tables opened "
+            "through each in turn (the opener runs a table), the k-th socket on the process k "
+            "on from its table's (every N-th on its table's own) and every other request on the "
+            "next in turn, as behind a round-robin proxy; a socket on a process other than its "
+            "table's is relayed over Redis. Server CPU and RSS are summed over the processes; a "
+            "process's tables are those whose lease it held at the window's end"
+        )
     if results.steps:
         notes.append(
             "seconds to seat each step's new tables: "

@@ -45,7 +45,29 @@ def bench_command(
     preset: Annotated[str | None, typer.Option(help=ROOM_HELP + "the tables' preset.")] = None,
     database_url: Annotated[
         str | None,
-        typer.Option(help=ROOM_HELP + "the server's database (default: a fresh SQLite file)."),
+        typer.Option(
+            help=ROOM_HELP + "the servers' database (default: a fresh SQLite file, or a "
+            "throwaway PostgreSQL for several processes)."
+        ),
+    ] = None,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            help=ROOM_HELP + "sqlite or postgres (a throwaway cluster started for the run); "
+            "default: sqlite for one process, postgres for several."
+        ),
+    ] = None,
+    processes: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help=ROOM_HELP + "thirteen serve processes on one PostgreSQL and one Redis "
+            "(throwaway ones unless --database-url / --redis-url); players reach any of them.",
+        ),
+    ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(help=ROOM_HELP + "the Redis of several processes (default: a throwaway one)."),
     ] = None,
 ) -> None:
     """Measure speed against reference implementations run in the same process.
@@ -65,6 +87,9 @@ def bench_command(
         "idle_sockets": idle,
         "preset": preset,
         "database_url": database_url,
+        "database": database,
+        "processes": processes,
+        "redis_url": redis_url,
     }
     for name in chosen:
         with console.status(f"benchmark {name}…") as status:
