@@ -71,6 +71,7 @@ def test_two_processes_share_the_tables_and_relay_sockets() -> None:
         # the k-th socket goes k processes on from its table's: every other one is relayed
         assert rows[f"{at}: relayed sockets"] == pytest.approx(50.0), at
         assert rows[f"{at}: PostgreSQL and Redis CPU"] >= 0
+        assert rows[f"{at}: server CPU per hand"] > 0
         for n in (0, 1):
             on = f"{at}, process {n}"
             assert rows[f"{on}: tables"] == 1, on

@@ -864,13 +864,24 @@ class Load:
         via: int | None = None,
     ) -> httpx.Response:
         """The response to a request (to process ``via``, or the next in turn), tried again
-        while the room answers 5xx; raises for any other error status but those in ``allow``."""
+        while the room answers 5xx or drops the connection; raises for any other error status
+        but those in ``allow``."""
         http = self.https[next(self.turns) % len(self.https) if via is None else via]
         for attempt in range(RETRIES + 1):
-            r = await http.request(
-                method, path, json=body, headers=account.headers if account else None
-            )
-            http.cookies.clear()  # one client for every account: cookies go by hand
+            try:
+                r = await http.request(
+                    method, path, json=body, headers=account.headers if account else None
+                )
+            except httpx.TransportError:
+                # a keep-alive connection the server closed as it was reused, or a request the
+                # server failed by closing the connection instead of answering 500
+                if attempt == RETRIES:
+                    raise
+                self.retried += 1
+                await asyncio.sleep(0.5 * 2**attempt)
+                continue
+            finally:
+                http.cookies.clear()  # one client for every account: cookies go by hand
             if r.status_code < 500 or attempt == RETRIES:
                 break
             # an overloaded room says "nothing was changed" (a database busy past its timeout)
@@ -1213,10 +1224,22 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
 
 
 def process_rows(at: str, measured: Measured) -> list[tuple[str, float, str]]:
-    """A window's figures for each process, when there are several; the relayed sockets."""
+    """A window's CPU per hand; PostgreSQL's and Redis's CPU when the run started them; the
+    relayed sockets and each process's figures when there are several."""
     rows: list[tuple[str, float, str]] = []
+    hands = measured.hands / measured.seconds
+    if hands > 0:  # what a hand costs, however much of a core the server was given
+        rows.append((f"{at}: server CPU per hand", 1000 * measured.server_cpu / hands, "ms"))
     if measured.backing_cpu is not None:
         rows.append((f"{at}: PostgreSQL and Redis CPU", 100 * measured.backing_cpu, "% of a core"))
+        if hands > 0:
+            rows.append(
+                (
+                    f"{at}: PostgreSQL and Redis CPU per hand",
+                    1000 * measured.backing_cpu / hands,
+                    "ms",
+                )
+            )
     if len(measured.processes) < 2:
         return rows
     share = measured.relayed / measured.sockets if measured.sockets else 0.0
@@ -1339,7 +1362,8 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         )
     if results.retried:
         notes.append(
-            f"setup requests the room failed (5xx, internal), tried again: {results.retried}"
+            f"setup requests the room failed (5xx, internal, a dropped connection), tried again: "
+            f"{results.retried}"
         )
     if results.failure:
         notes.append(results.failure)
