@@ -66,6 +66,10 @@ from thirteen.engine.rules import Rules, get_rules
 from thirteen.server.db.models import GameTable
 from thirteen.server.db.session import make_engine
 
+CLOSE_MOVED = 1012
+"""A socket's table moved to another of the room's processes: reconnect and resend."""
+CLOSE_TRY_AGAIN = 1013
+"""A handshake for a table between processes was not held long enough: try again shortly."""
 PASSWORD = "bench password"
 SESSION_COOKIE = "thirteen_session"
 GOAL_P99_MS = 50.0
@@ -603,6 +607,8 @@ class Player:
         self.closing = False
         self.sent: dict[str, float] = {}
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.unanswered: dict[str, str] = {}
+        """Messages sent whose ``ack`` or ``error`` has not come, by id."""
         self.snapshot = asyncio.get_running_loop().create_future()
         self.ids = itertools.count(1)
         self.reader: asyncio.Task[None] | None = None
@@ -621,7 +627,7 @@ class Player:
         await asyncio.wait_for(self.snapshot, PATIENCE)
         for attempt in range(RETRIES + 1):
             answer = await self.request({"type": "sit", "seat": self.seat, "buy_in": buy_in})
-            if answer.get("code") != "internal" or attempt == RETRIES:
+            if answer.get("code") not in ("internal", "moved") or attempt == RETRIES:
                 break
             self.load.retried += 1
             await asyncio.sleep(0.5 * 2**attempt)
@@ -631,26 +637,62 @@ class Player:
         self._consider()
 
     async def request(self, action: dict[str, Any]) -> dict[str, Any]:
-        assert self.ws is not None
         ident = f"s{next(self.ids)}"
         future = asyncio.get_running_loop().create_future()
         self.waiting[ident] = future
-        await self.ws.send(json.dumps({"type": "action", "id": ident, "action": action}))
+        await self._send(ident, json.dumps({"type": "action", "id": ident, "action": action}))
         return await asyncio.wait_for(future, PATIENCE)
 
+    async def _send(self, ident: str, message: str) -> None:
+        """Send ``message``, kept until its answer comes: a socket closed meanwhile (its table
+        moved to another process) sends it again, with the same id, once it reconnects."""
+        self.unanswered[ident] = message
+        if self.ws is not None:
+            with contextlib.suppress(ConnectionClosed):
+                await self.ws.send(message)
+
     async def _read(self) -> None:
-        assert self.ws is not None
         try:
-            async for raw in self.ws:
-                at = time.perf_counter()
-                self._take(json.loads(raw), at)
-        except ConnectionClosed:
-            pass
+            while True:
+                assert self.ws is not None
+                try:
+                    async for raw in self.ws:
+                        at = time.perf_counter()
+                        self._take(json.loads(raw), at)
+                except ConnectionClosed:
+                    pass
+                code = self.ws.close_code
+                if self.closing or code not in (CLOSE_MOVED, CLOSE_TRY_AGAIN):
+                    return
+                if not await self._reconnect(code):
+                    return
         finally:
             self.closing = True
             for future in self.waiting.values():
                 if not future.done():
                     future.set_exception(ConnectionError("the socket closed"))
+
+    async def _reconnect(self, code: int) -> bool:
+        """As the protocol asks after a 1012 (the table moved to another process) or a 1013
+        (it is moving: try again in a moment): a new ticket, the same process, ``since`` the
+        last state seen, and what was not answered sent again with the same ids."""
+        self.load.reconnects += 1
+        for attempt in range(RETRIES + 1):
+            if code == CLOSE_TRY_AGAIN or attempt:
+                await asyncio.sleep(0.2 * 2**attempt)
+            try:
+                ticket = await self.load.ticket(self.account)
+                since = f"&since={self.state_id}" if self.state_id >= 0 else ""
+                path = f"/ws/tables/{self.table.id}?ticket={ticket}{since}"
+                self.ws = await self.load.connect(path, via=self.via)
+            except (OSError, InvalidStatus, RuntimeError, httpx.HTTPError):
+                continue
+            for ident, message in list(self.unanswered.items()):
+                if ident in self.unanswered:
+                    with contextlib.suppress(ConnectionClosed):
+                        await self.ws.send(message)
+            return True
+        return False
 
     def _take(self, frame: dict[str, Any], at: float) -> None:
         kind = frame.get("type")
@@ -666,6 +708,7 @@ class Player:
                 self.snapshot.set_result(None)
         elif kind in ("ack", "error"):
             ident = frame.get("id", "")
+            self.unanswered.pop(ident, None)
             future = self.waiting.pop(ident, None)
             if future is not None and not future.done():
                 future.set_result(frame)
@@ -711,10 +754,7 @@ class Player:
             {"type": "action", "id": ident, "state_id": self.state_id, "action": move}
         )
         self.sent[ident] = time.perf_counter()
-        try:
-            await self.ws.send(message)
-        except ConnectionClosed:
-            self.sent.pop(ident, None)
+        await self._send(ident, message)
 
     async def close(self) -> None:
         self.closing = True
@@ -828,6 +868,8 @@ class Load:
         self.lagging: asyncio.Task[None] | None = None
         self.retried = 0
         """Setup requests tried again after the room failed them."""
+        self.reconnects = 0
+        """Sockets opened again after a 1012 or 1013 (their table moved between processes)."""
         self.failure = ""
 
     async def __aenter__(self) -> Load:
@@ -1172,6 +1214,7 @@ class Results:
     database: str
     retried: int = 0
     failure: str = ""
+    reconnects: int = 0
 
 
 async def run(options: RoomOptions, progress: Progress) -> Results:
@@ -1214,12 +1257,21 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
             finally:
                 progress("stopping")
                 await load.close_all()
-            retried, failure = load.retried, load.failure
+            retried, failure, reconnects = load.retried, load.failure, load.reconnects
     database = (options.database_url or "sqlite+aiosqlite").split("://")[0]
     if not options.database_url and database_kind(options) == "postgres":
         database = "postgresql+asyncpg (a throwaway cluster started for the run)"
     return Results(
-        idle, fast, steps, fd_limit, load_before, os.getloadavg(), database, retried, failure
+        idle,
+        fast,
+        steps,
+        fd_limit,
+        load_before,
+        os.getloadavg(),
+        database,
+        retried,
+        failure,
+        reconnects,
     )
 
 
@@ -1364,6 +1416,12 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         notes.append(
             f"setup requests the room failed (5xx, internal, a dropped connection), tried again: "
             f"{results.retried}"
+        )
+    if results.reconnects:
+        notes.append(
+            f"sockets closed with 1012/1013 (their table moved to another process) and opened "
+            f"again, resending what was unanswered: {results.reconnects}; the frames they missed "
+            "came in the snapshot, so those actions have no latency sample"
         )
     if results.failure:
         notes.append(results.failure)
