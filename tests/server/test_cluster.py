@@ -14,12 +14,15 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from threading import Condition, Event, Thread
+from typing import Any
 
+import pytest
 from play import check_no_leak, decide
 from services import Postgres, RedisServer, Served, room_process, serve_in_thread, sqlite_settings
 from websockets.exceptions import ConnectionClosed
 
 from thirteen.client import RoomClient, RoomError, TableConnection
+from thirteen.engine.cards import parse_cards
 from thirteen.engine.rules import Rules, get_rules
 from thirteen.server.app import create_app
 
@@ -266,3 +269,47 @@ def test_failed_logins_count_across_processes(
                 except RoomError as e:
                     refusals.append(e.code)
         assert refusals == ["bad_login", "bad_login", "bad_login", "rate_limited"]
+
+
+def test_hints_and_evaluations_from_any_process(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """HTTP questions about a table go to the process that runs it: a practice hint asked of
+    another process is the seat's own, and an evaluation uses the table's own rules."""
+    url = postgres.new_database()
+    common = {"database_url": url, "redis_url": redis_server.url.removesuffix("/0") + "/2"}
+    first = sqlite_settings(tmp_path, **common, process_name="a")
+    second = sqlite_settings(tmp_path, **common, process_name="b")
+    with (
+        serve_in_thread(create_app(first)) as a,
+        serve_in_thread(create_app(second)) as b,
+        RoomClient(a) as boss,
+        RoomClient(b) as ann,
+    ):
+        boss.sign_up("boss", "the boss password")
+        table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic", practice=True)
+        tid = table["id"]
+        assert lease_holder(url, tid) == "a"
+        ann.sign_up("ann", "ann's password")
+        conn = ann.open_table(tid)  # relayed: the socket is b's, the table a's
+        conn.do({"type": "sit", "seat": 1, "buy_in": 200})
+        conn.wait(lambda f: bool(conn.my_turn()))
+        hint: dict[str, Any] = ann.request("GET", f"/api/tables/{tid}/hint")
+        assert hint["action"]["type"] in ("set_hand", "declare_natural", "surrender")
+        if hint["action"]["type"] == "set_hand":
+            shown = {
+                c for row in ("front", "middle", "back") for c in parse_cards(hint["action"][row])
+            }
+            assert shown == set(parse_cards((conn.me or {})["cards"]))
+        assert conn.do(hint["action"], state_id=hint["state_id"])["type"] == "ack"
+        # a refusal from the table's process comes back as itself
+        with RoomClient(b) as bob:
+            bob.sign_up("bob", "bob's password")
+            with pytest.raises(RoomError) as refused:
+                bob.request("GET", f"/api/tables/{tid}/hint")
+            assert (refused.value.status, refused.value.code) == (403, "not_seated")
+        evaluation = ann.request(
+            "GET", f"/api/tables/{tid}/evaluate?front=As%20Ad%20Kc&middle=&back="
+        )
+        assert evaluation["rows"][0]["name"].startswith("Pair")
+        conn.close()

@@ -22,6 +22,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,17 @@ from thirteen.server.tables import Request, Watcher
 
 if TYPE_CHECKING:
     from thirteen.server.tables import TableOwner
+
+Call = Callable[["TableOwner", dict[str, Any]], Awaitable[dict[str, Any]]]
+"""A question for a table's process (a practice hint): the table and the question's
+arguments; its JSON answer, or :class:`RuleError` for a refusal."""
+CALL_SECONDS = 10.0
+"""How long an HTTP request waits for another process's answer."""
+
+
+class CallError(RuleError):
+    """Another process refused a call, or did not answer it."""
+
 
 log = logging.getLogger("thirteen.server.relay")
 
@@ -119,10 +131,74 @@ class _Edge:
 class Relay:
     """Both ends of relayed sockets for one process."""
 
-    def __init__(self, bus: Bus) -> None:
+    def __init__(self, bus: Bus, calls: dict[str, Call]) -> None:
         self.bus = bus
+        self.calls = calls
         self.edges: dict[str, _Edge] = {}
         self.sessions: dict[str, _Session] = {}
+        self.asked: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._answering: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ calls
+    async def call(
+        self, process: str, table_id: int, what: str, args: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Ask the process running ``table_id`` the question ``what``: its answer, or
+        :class:`CallError` (its refusal, or ``moving`` when no answer came)."""
+        rid = secrets.token_hex(12)
+        answer = self.asked[rid] = asyncio.get_running_loop().create_future()
+        self.bus.send(
+            process,
+            {
+                "k": "call",
+                "rid": rid,
+                "from": self.bus.me,
+                "table": table_id,
+                "what": what,
+                "args": args,
+            },
+        )
+        try:
+            reply = await asyncio.wait_for(answer, CALL_SECONDS)
+        except TimeoutError:
+            raise CallError(
+                "moving", "This table is moving to another server; try again in a moment."
+            ) from None
+        finally:
+            self.asked.pop(rid, None)
+        if "error" in reply:
+            raise CallError(str(reply["error"]["code"]), str(reply["error"]["message"]))
+        result: dict[str, Any] = reply["ok"]
+        return result
+
+    def _answer(self, message: Message, owners: dict[int, TableOwner]) -> None:
+        task = asyncio.create_task(self._run_call(message, owners.get(int(message["table"]))))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
+
+    async def _run_call(self, message: Message, owner: TableOwner | None) -> None:
+        reply: Message = {"k": "reply", "rid": message["rid"]}
+        handler = self.calls.get(str(message.get("what")))
+        try:
+            if owner is None or handler is None:
+                raise RuleError(
+                    "moving", "This table is moving to another server; try again in a moment."
+                )
+            reply["ok"] = await handler(owner, dict(message.get("args") or {}))
+        except RuleError as e:
+            reply["error"] = {"code": e.code, "message": e.message}
+        except Exception:
+            log.exception("a call failed", extra={"what": message.get("what")})
+            reply["error"] = {
+                "code": "internal",
+                "message": "Something went wrong on our side; nothing was changed.",
+            }
+        self.bus.send(str(message["from"]), reply)
+
+    def _replied(self, message: Message) -> None:
+        waiting = self.asked.get(str(message.get("rid")))
+        if waiting is not None and not waiting.done():
+            waiting.set_result(message)
 
     # ------------------------------------------------------------------ the edge
     def open_edge(
@@ -236,6 +312,10 @@ class Relay:
             self._attach(message, owners)
         elif kind in ("message", "detach"):
             self._to_owner(message)
+        elif kind == "call":
+            self._answer(message, owners)
+        elif kind == "reply":
+            self._replied(message)
         else:
             return False
         return True
@@ -272,4 +352,4 @@ class Relay:
                 session.inbox.put_nowait(None)
 
 
-__all__ = ["MOVED", "Relay", "RelayWatcher", "take_message"]
+__all__ = ["MOVED", "Call", "CallError", "Relay", "RelayWatcher", "take_message"]

@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from thirteen.bots.registry import NAMES
 from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
-from thirteen.engine.rules import PRESETS, get_rules
+from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
 from thirteen.engine.state import new_table
 from thirteen.server import leases, ledger
 from thirteen.server.accounts import Accounts, user_by_name
@@ -37,7 +37,7 @@ from thirteen.server.db.models import GameTable, Meta
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
 from thirteen.server.protocol import CLOSE_GOING_AWAY
-from thirteen.server.relay import Relay
+from thirteen.server.relay import Call, CallError, Relay
 from thirteen.server.settings import Settings
 from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
 
@@ -129,6 +129,8 @@ class Room:
         self.alive: set[str] = {self.me}
         self.remote_lobby: dict[int, tuple[str, dict[str, Any]]] = {}
         """The lobby entries of tables other processes run, with the process."""
+        self.calls: dict[str, Call] = {}
+        """Questions another process may ask about a table this one runs (by name)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._discovering = asyncio.Lock()
         self._looked = asyncio.Condition()
@@ -141,7 +143,7 @@ class Room:
             self.bus = Bus(
                 self.settings.redis_url.get_secret_value(), self.me, self._heard, self._reset
             )
-            self.relay = Relay(self.bus)
+            self.relay = Relay(self.bus, self.calls)
             await self.bus.start()
             self.bus.broadcast({"k": "hello"})  # every process tells us its lobby entries
         if self.settings.default_tables and await self._first_start():
@@ -313,6 +315,38 @@ class Room:
         if self.bus is not None and not await self.bus.alive(row.lease_owner):
             return ""
         return str(row.lease_owner)
+
+    async def ask(self, table_id: int, what: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The answer to question ``what`` about open table ``table_id`` from the process that
+        runs it (this one included): :class:`RuleError` for a refusal."""
+        owner = self.owners.get(table_id)
+        if owner is not None and owner.settings.status != "closed":
+            return await self.calls[what](owner, args)
+        process = await self.locate(table_id)
+        if process is None:
+            raise RuleError("no_table", f"There is no open table {table_id}.")
+        if process in ("", self.me) or self.relay is None:
+            raise CallError(
+                "moving", "This table is moving to another server; try again in a moment."
+            )
+        return await self.relay.call(process, table_id, what, args)
+
+    async def table_rules(self, table_id: int) -> Rules:
+        """The rules of open table ``table_id``, wherever it runs."""
+        owner = self.owners.get(table_id)
+        if owner is not None and owner.settings.status != "closed":
+            return owner.rules
+        async with self.db.begin() as s:
+            row = (
+                await s.execute(
+                    select(GameTable.rules).where(
+                        GameTable.id == table_id, GameTable.status != "closed"
+                    )
+                )
+            ).first()
+        if row is None:
+            raise RuleError("no_table", f"There is no open table {table_id}.")
+        return rules_from_dict(json.loads(row.rules))
 
     async def settle(self, table_id: int) -> str | None:
         """:meth:`locate`, waiting while the table is between processes (its process died or
