@@ -313,3 +313,51 @@ def test_hints_and_evaluations_from_any_process(
         )
         assert evaluation["rows"][0]["name"].startswith("Pair")
         conn.close()
+
+
+def test_a_process_that_joins_gets_its_share(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Tables opened while one process ran spread when a second one starts: the first hands
+    tables over between hands, and the second takes them."""
+    url = postgres.new_database()
+    redis = redis_server.url.removesuffix("/0") + "/4"
+    with (
+        room_process(url, tmp_path, process_name="one", redis_url=redis) as one,
+        RoomClient(one.url) as boss,
+    ):
+        boss.sign_up("boss", "the boss password")
+        tables = [
+            boss.create_table("chinese-2-4", seats=4, bots=2, bot_level="heuristic")["id"]
+            for _ in range(4)
+        ]
+        assert {lease_holder(url, t) for t in tables} == {"one"}
+        watches = [boss.open_table(t, watch_only=True) for t in tables]
+        with (
+            room_process(url, tmp_path, process_name="two", redis_url=redis) as two,
+            RoomClient(two.url) as at_two,
+        ):
+            holders: list[str | None] = []
+            for _ in range(200):  # each look at the database takes a moment
+                holders = [lease_holder(url, t) for t in tables]
+                if holders.count("two") == 2 and holders.count("one") == 2:
+                    break
+            assert sorted(map(str, holders)) == ["one", "one", "two", "two"], holders
+            # the sockets at the tables that moved were closed with 1012; they carry on at two
+            for watch, holder in zip(watches, holders, strict=True):
+                if holder != "two":
+                    continue
+                while watch.receive(timeout=60) is not None:
+                    pass  # the frames before the handover, then the close
+                assert watch.closed is not None
+                assert watch.closed[0] == 1012
+                watch.room = at_two
+                watch.connect(since=watch.state_id)
+                number = int((watch.view.get("hand") or {}).get("number", 0))
+                watch.wait(
+                    lambda f, n=number: (
+                        ((f.get("view") or {}).get("hand") or {}).get("number", 0) > n
+                    )
+                )
+        for watch in watches:
+            watch.close()

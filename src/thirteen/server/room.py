@@ -29,7 +29,7 @@ from thirteen.bots.registry import NAMES
 from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
 from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
-from thirteen.engine.state import new_table
+from thirteen.engine.state import Phase, new_table
 from thirteen.server import leases, ledger
 from thirteen.server.accounts import Accounts, user_by_name
 from thirteen.server.bus import Bus, Message
@@ -242,6 +242,9 @@ class Room:
                 break
             if await self._take(table_id):
                 where[table_id] = self.me
+        if not free and len(self.alive) > 1:
+            for table_id in await self._shed(share):
+                where[table_id] = None
         self.where = where
         for table_id, (process, _entry) in list(self.remote_lobby.items()):
             if where.get(table_id) not in (process, None):
@@ -250,6 +253,31 @@ class Room:
             self.relay.check(self.alive, where, looked)
         async with self._looked:
             self._looked.notify_all()
+
+    async def _shed(self, share: int) -> list[int]:
+        """Hand tables over (between hands) while this process runs more than its share: a
+        process that joins, or comes back after a restart, gets its part of the room (a tenth
+        of the share at most per look, so the room moves a little at a time). A process takes
+        tables only below its share, so a table handed over goes elsewhere."""
+        surplus = self._running() - share
+        handed: list[int] = []
+        for owner in list(self.owners.values()):
+            if len(handed) >= min(surplus, max(1, share // 10)):
+                break
+            if owner.settings.status == "open" and owner.state.phase != Phase.PLAYING:
+                await self.hand_over(owner)
+                handed.append(owner.id)
+        return handed
+
+    async def hand_over(self, owner: TableOwner) -> None:
+        """Stop running ``owner``'s table here and give its lease back, for another process to
+        take at its next look; its sockets are closed with 1012 (their clients reconnect, and
+        wait at the handshake until the table runs again)."""
+        log.info("handing a table over", extra={"table": owner.id})
+        await owner.stop()
+        with contextlib.suppress(Exception):
+            await leases.release(self.db, owner.id, owner.lease_token)
+        owner.abandon()
 
     def _running(self) -> int:
         return sum(1 for o in self.owners.values() if o.settings.status != "closed")
