@@ -9,7 +9,6 @@ from collections import Counter
 import pytest
 
 from thirteen.server.duplicate import meetings, schedule, seating
-from thirteen.engine.errors import RuleError
 
 
 def test_the_seating_of_seed_004() -> None:
@@ -26,7 +25,7 @@ def test_the_seating_of_seed_004() -> None:
         assert sorted(positions) == [0, 1, 2]
         players = [who[1] for table in tables for who in table if who[0] == team]
         assert sorted(players) == [1, 2, 3]
-    with pytest.raises(RuleError):
+    with pytest.raises(ValueError, match="three different teams"):
         seating((1, 1, 2))
 
 
@@ -64,6 +63,5 @@ def test_a_schedule_is_the_same_for_the_same_seed_and_refuses_bad_fields() -> No
     assert schedule(12, 4, seed=3) == schedule(12, 4, seed=3)
     assert schedule(3, 2) == [[(0, 1, 2)], [(0, 1, 2)]]
     for teams, rounds in ((4, 2), (0, 1), (6, 0), (6, 51)):
-        with pytest.raises(RuleError) as refused:
+        with pytest.raises(ValueError, match=r"multiple of three teams|1 to 50 rounds"):
             schedule(teams, rounds)
-        assert refused.value.code in ("bad_teams", "bad_rounds")

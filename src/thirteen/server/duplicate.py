@@ -25,8 +25,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from thirteen.engine.errors import RuleError
-
 TABLES = 3
 """Tables (and players per team, and teams) in one group of the duplicate system."""
 STARTS = 40
@@ -40,7 +38,7 @@ def seating(group: Sequence[int]) -> list[list[tuple[int, int]]]:
     """The three tables of a group of teams ``(A, B, C)``: for each table, its seats in order,
     each as ``(team, player number 1-3)`` — ``A1 B1 C1``, ``B2 C2 A2``, ``C3 A3 B3``."""
     if len(group) != TABLES or len(set(group)) != TABLES:
-        raise RuleError("bad_group", "A duplicate group is three different teams.")
+        raise ValueError("A duplicate group is three different teams.")
     return [
         [(group[(seat + table) % TABLES], table + 1) for seat in range(TABLES)]
         for table in range(TABLES)
@@ -85,13 +83,12 @@ def schedule(teams: int, rounds: int, seed: int = 0) -> list[list[Group]]:
     """Each round's groups of three teams (teams are ``0 … teams - 1``), repeating as few
     meetings as the search finds (see the module's docstring)."""
     if teams < TABLES or teams % TABLES:
-        raise RuleError(
-            "bad_teams",
+        raise ValueError(
             "A duplicate event needs a multiple of three teams (3, 6, 9, …); fill the field "
-            "with bot teams.",
+            "with bot teams."
         )
     if not 1 <= rounds <= 50:
-        raise RuleError("bad_rounds", "An event has 1 to 50 rounds.")
+        raise ValueError("An event has 1 to 50 rounds.")
     rng = random.Random(seed)
     best: list[list[list[int]]] | None = None
     best_cost = -1
