@@ -157,8 +157,8 @@ def test_an_ofc_hint_shows_each_plays_risks(boss: RoomClient, new_context: Any) 
     expect(rows.first.locator("td").nth(2)).to_have_text(
         f"{int(first['fantasyland_rate'] * 100 + 0.5)}%"
     )
-    expect(hint.locator(".hint-risks")).to_contain_text(
-        f"Fouls {int(answer['foul_rate'] * 100 + 0.5)}% of the time"
+    expect(hint.get_by_text(re.compile(r"^Hint: "))).to_contain_text(
+        f"(fouls {int(answer['foul_rate'] * 100 + 0.5)}%, "
     )
     gamble = hint.get_by_role("note", name="Gamble")
     expect(gamble).to_have_count(1 if answer["gamble"] else 0)

@@ -82,27 +82,19 @@ export function optionsTable(hint) {
 }
 
 /**
- * The hint's body: its sentence, the gamble warning apart, the plays weighed.
+ * The hint's body: its sentence (which names the hinted play's foul and fantasyland chances),
+ * the gamble warning apart, and the plays weighed with their chances.
  * @param {Record<string, any>} hint
  * @returns {HTMLElement[]}
  */
 export function hintBody(hint) {
   if (hint.thinking) return [h("p", {}, "Hint: thinking…")];
   const { sentence, gamble } = splitGamble(hint);
-  const risks =
-    typeof hint.foul_rate === "number" && typeof hint.fantasyland_rate === "number"
-      ? h(
-          "p",
-          { class: "hint-risks" },
-          `Fouls ${percent(hint.foul_rate)} of the time · reaches fantasyland ` +
-            `${percent(hint.fantasyland_rate)} of the time`,
-        )
-      : null;
   const warning = gamble
     ? h("p", { class: "hint-gamble", role: "note", "aria-label": "Gamble" }, gamble)
     : null;
   const table = optionsTable(hint);
-  return [h("p", {}, `Hint: ${sentence}`), risks, warning, table].filter(
+  return [h("p", {}, `Hint: ${sentence}`), warning, table].filter(
     /** @returns {el is HTMLElement} @param {HTMLElement | null} el */ (el) => el !== null,
   );
 }
