@@ -5,10 +5,13 @@ exact search (every split), and the bank file's checksum."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import shutil
+import sys
 from itertools import combinations
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -282,3 +285,31 @@ def test_the_table_models_odds_are_unchanged_without_removal() -> None:
     assert old.play_ev == pytest.approx(
         m.p_rows * value + m.p_surrender * m.surrender_cost - m.opp_naturals, abs=1e-12
     )
+
+
+def _load_bank_script() -> Any:
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "make_setter_removal", root / "scripts" / "make_setter_removal.py"
+        )
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(root / "scripts"))
+    return module
+
+
+def test_the_bank_script_is_reproducible() -> None:
+    script = _load_bank_script()
+    runs = [script.build(300, 5, ("1-6", "2-4")) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert script.build(300, 6, ("1-6", "2-4")) != runs[0]
+    banks = removal.read_banks_bytes(runs[0], sha256=hashlib.sha256(runs[0]).hexdigest())
+    assert set(banks) == {"1-6", "2-4"}
+    for bank in banks.values():
+        assert len(bank.strengths) == 300
+        assert (bank.ranks.sum(axis=1) == 13).all()

@@ -124,11 +124,18 @@ def read_banks(path: Path | None = None, *, sha256: str | None = None) -> dict[s
             f"The setter's card-removal bank is missing ({path}); make it with "
             "scripts/make_setter_removal.py or reinstall Thirteen."
         ) from None
+    return read_banks_bytes(data, sha256=expected, where=str(path))
+
+
+def read_banks_bytes(
+    data: bytes, *, sha256: str, where: str = "card-removal bank"
+) -> dict[str, Bank]:
+    """Check and read the bytes of a bank file (see :func:`read_banks`)."""
     found = hashlib.sha256(data).hexdigest()
-    if found != expected:
+    if found != sha256:
         raise SetterTablesError(
-            f"The setter's card-removal bank ({path}) does not match its checksum "
-            f"(expected sha256 {expected[:12]}…, found {found[:12]}…): the file is damaged or "
+            f"The setter's card-removal bank ({where}) does not match its checksum "
+            f"(expected sha256 {sha256[:12]}…, found {found[:12]}…): the file is damaged or "
             "was changed; reinstall Thirteen or remake it with scripts/make_setter_removal.py."
         )
     try:
@@ -146,7 +153,7 @@ def read_banks(path: Path | None = None, *, sha256: str | None = None) -> dict[s
             for key in meta["fields"]
         }
     except (KeyError, ValueError, OSError, zipfile.BadZipFile) as e:
-        raise SetterTablesError(f"{path} is not a card-removal bank ({e}).") from e
+        raise SetterTablesError(f"{where} is not a card-removal bank ({e}).") from e
 
 
 def make_bank(
