@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from services import Postgres, serve_in_thread
+from services import Postgres, RedisServer, serve_in_thread
 
 from thirteen.server.app import create_app
 from thirteen.server.settings import Settings, load_settings
@@ -20,6 +20,15 @@ def postgres() -> Iterator[Postgres]:
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    server = RedisServer()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -168,6 +168,56 @@ class Postgres:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
+class RedisServer:
+    """``redis-server`` on a free loopback port, keeping nothing on disk."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            missing("Redis (redis-server)")
+        assert binary is not None
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="thirteen-redis-"))
+        self.process = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.root),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        for line in self.process.stdout:  # it says when it listens
+            if "Ready to accept connections" in line:
+                break
+        else:
+            raise RuntimeError("redis-server did not start")
+        self._drain = threading.Thread(target=self.process.stdout.read, daemon=True)
+        self._drain.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+        self._drain.join(10)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 @dataclass
 class Served:
     """A ``thirteen serve`` process: its URL, the process, and its log lines so far."""
@@ -197,6 +247,9 @@ def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[S
         "THIRTEEN_ARGON2_MEMORY_KIB": "8192",
         "THIRTEEN_ARGON2_TIME_COST": "1",
         "THIRTEEN_DISCOVER_SECONDS": "0.2",
+        # the same server after a restart (a new port each time): it takes its tables back at
+        # once; several processes of one room are given names of their own
+        "THIRTEEN_PROCESS_NAME": "room",
         **{f"THIRTEEN_{k.upper()}": v for k, v in settings.items()},
     }
     process = subprocess.Popen(
@@ -230,4 +283,12 @@ def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[S
         process.stderr.close()
 
 
-__all__ = ["Postgres", "Served", "free_port", "missing", "room_process", "serve_in_thread"]
+__all__ = [
+    "Postgres",
+    "RedisServer",
+    "Served",
+    "free_port",
+    "missing",
+    "room_process",
+    "serve_in_thread",
+]

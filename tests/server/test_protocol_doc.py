@@ -18,6 +18,8 @@ import pytest
 from thirteen.engine import events, views
 from thirteen.server import api, protocol, tables, ws
 from thirteen.server.accounts import TICKET_SECONDS
+from thirteen.server.app import create_app
+from thirteen.server.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
@@ -344,3 +346,33 @@ def test_the_examples_are_what_the_room_sends_now(tmp_path: Path) -> None:
     }
     assert changed == {}
     assert problems(script.fill(doc, captured)) == []
+
+
+# ----------------------------------------------------------------------------- the HTTP routes
+HTTP_ROW = re.compile(r"^\| (GET|POST|PUT|PATCH|DELETE) \| (.*?) \| ", re.MULTILINE)
+
+
+def http_routes_in(doc: str) -> set[tuple[str, str]]:
+    """(method, path) of every row of the HTTP table, ids as ``{id}`` and queries left out."""
+    found: set[tuple[str, str]] = set()
+    for method, cell in HTTP_ROW.findall(section(doc, "Before the socket: HTTP")):
+        for path in re.findall(r"`(/[^`?]*)", cell):
+            found.add((method, re.sub(r"\{\w+\}", "{id}", path)))
+    return found
+
+
+def test_every_http_route_is_in_the_table(tmp_path: Path) -> None:
+    """The table in "Before the socket: HTTP" is the list of the room's routes: every operation
+    of /openapi.json is a row, and no row names a route the room does not have."""
+    settings = load_settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", data_dir=tmp_path
+    )
+    schema = create_app(settings).openapi()
+    served = {
+        (method.upper(), re.sub(r"\{\w+\}", "{id}", path))
+        for path, operations in schema["paths"].items()
+        for method in operations
+    }
+    documented = http_routes_in(_read(DOC)) - {("GET", "/metrics")}  # not in the schema
+    assert sorted(served - documented) == []
+    assert sorted(documented - served) == []

@@ -16,7 +16,9 @@ the last kill a life without the switch lets every player leave, then the harnes
   the journal and settled by the next life) or voided.
 
 Options come from ``THIRTEEN_BENCH_KILLS`` (default 50), ``THIRTEEN_BENCH_DATABASE_URL`` (a
-database of its own; default a fresh SQLite file) and ``THIRTEEN_BENCH_SEED``.
+database of its own; default a fresh SQLite file), ``THIRTEEN_BENCH_SEED`` and
+``THIRTEEN_BENCH_MAX_POINTS`` (a life's write points are drawn from 20 to it; default 400 —
+more makes longer lives and more hands per kill).
 """
 
 from __future__ import annotations
@@ -81,10 +83,21 @@ class ChaosResult:
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """A free port **below the ephemeral range**: the room's port is free for a moment at each
+    kill, and a port the system hands out (to a test server, a client's connection) could be
+    taken in that moment; one below the range is never handed out."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    for port in random.Random().sample(range(max(1024, low - 8000), low), 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 class Lives:
@@ -354,8 +367,10 @@ def run_chaos(options: ChaosOptions, progress: Progress | None = None) -> ChaosR
                 result.outside_kills += 1
             else:
                 if process.returncode != -signal.SIGKILL:
-                    raise RuntimeError(
-                        f"the room exited with {process.returncode}; see {lives.log}"
+                    tail = lives.log.read_text(errors="replace").splitlines()[-20:]
+                    raise RuntimeError(  # the folder goes with the run: its log's end here
+                        f"the room exited with {process.returncode}; the end of its log:\n"
+                        + "\n".join(tail)
                     )
                 result.kills += 1
             lives.up.clear()
@@ -395,6 +410,7 @@ def options_from_env(environ: dict[str, str] | None = None) -> ChaosOptions:
         kills=int(env.get("THIRTEEN_BENCH_KILLS", "50")),
         database_url=env.get("THIRTEEN_BENCH_DATABASE_URL", ""),
         seed=int(env.get("THIRTEEN_BENCH_SEED", "13")),
+        max_points=int(env.get("THIRTEEN_BENCH_MAX_POINTS", "400")),
     )
 
 

@@ -189,6 +189,58 @@ def table_close(table_id: Annotated[int, typer.Argument(help="The table's id.")]
     print(f"Table {table_id} is closing.")
 
 
+@table_app.command("list")
+def table_list(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    closed: Annotated[bool, typer.Option("--closed", help="Closed tables too.")] = False,
+) -> None:
+    """The room's tables, and which of its processes runs each now (by its lease)."""
+    import time
+
+    from sqlalchemy import select
+
+    from thirteen.server.db.models import GameTable, Sitting
+
+    async def rows(db: Any) -> list[dict[str, Any]]:
+        async with db.begin() as s:
+            query = select(GameTable).order_by(GameTable.id)
+            if not closed:
+                query = query.where(GameTable.status != "closed")
+            tables = (await s.scalars(query)).all()
+            seated = (
+                await s.execute(select(Sitting.table_id).where(Sitting.closed_at.is_(None)))
+            ).all()
+        taken: dict[int, int] = {}
+        for (table_id,) in seated:
+            taken[table_id] = taken.get(table_id, 0) + 1
+        now = time.time()
+        return [
+            {
+                "id": t.id,
+                "name": t.name,
+                "preset": t.preset,
+                "status": t.status,
+                "seats": t.seats,
+                "taken": taken.get(t.id, 0),
+                "process": t.lease_owner if t.lease_expires >= now else None,
+                "lease_token": t.lease_token,
+            }
+            for t in tables
+        ]
+
+    found = _with_db(rows)
+    if json_out:
+        print(json.dumps(found, indent=2))
+        return
+    if not found:
+        print("No tables.")
+    for t in found:
+        print(
+            f"{t['id']:>5}  {t['preset']:<24} {t['status']:<8} {t['taken']}/{t['seats']} seated  "
+            f"{t['process'] or '(no process)'}  {t['name']}"
+        )
+
+
 @admin_app.command("export")
 def export(
     directory: Annotated[Path, typer.Argument(help="A folder to write into (made if missing).")],

@@ -12,7 +12,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
 import thirteen
-from thirteen.server import api, assist, histories, lobby, routes, web, ws
+from thirteen.server import api, assist, histories, leaderboards, lobby, routes, web, ws
 from thirteen.server.accounts import Accounts
 from thirteen.server.db import failpoints
 from thirteen.server.db.session import Database, migrate
@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.accounts = Accounts(db, settings)
         app.state.room = Room(db, settings, app.state.accounts, app.state.metrics)
+        app.state.room.calls["hint"] = assist.hint_call(app.state)
         await app.state.room.open()
         failpoints.arm(db, settings.chaos_kill_after)
         log.info("room open; histories signed with Ed25519 key %s", signer.key_id)
@@ -46,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await app.state.room.close()
+            await app.state.throttle.close()
             await db.close()
             log.info("room closed")
 
@@ -60,8 +62,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.signer = signer
     app.state.metrics = Metrics()
     app.state.throttle = Throttle(settings)
+    app.state.leaderboards = leaderboards.BoardCache()
     api.install(app)
-    for module in (routes, lobby, assist, histories, ws):
+    for module in (routes, lobby, assist, histories, leaderboards, ws):
         app.include_router(module.router)
 
     @app.get("/metrics", include_in_schema=False)

@@ -39,18 +39,11 @@ from thirteen.engine.scoring import evaluate_player
 from thirteen.engine.views import TableView
 from thirteen.server.api import ApiError, RowId, User, errors
 from thirteen.server.arrangement import MAX_ROW_TEXT, TITLES, assess, row_name
+from thirteen.server.relay import Call
 from thirteen.server.room import Room
 from thirteen.server.tables import TableOwner
 
 router = APIRouter()
-
-
-def _owner(request: Request, table_id: int) -> TableOwner:
-    room: Room = request.app.state.room
-    owner = room.owners.get(table_id)
-    if owner is None or owner.settings.status == "closed":
-        raise ApiError("no_table", f"There is no open table {table_id}.")
-    return owner
 
 
 class RowOut(BaseModel):
@@ -90,7 +83,11 @@ async def evaluate_arrangement(
 ) -> Evaluation:
     """Each row's hand name, whether the arrangement fouls and the royalties it would earn under
     this table's rules; rows may be incomplete. Anyone may ask."""
-    rules = _owner(request, table_id).rules
+    room: Room = request.app.state.room
+    try:
+        rules = await room.table_rules(table_id)
+    except RuleError as e:
+        raise ApiError(e.code, e.message) from None
     found = assess(rules, front, middle, back)
     return Evaluation(
         rows=[RowOut(row=r.row, cards=r.cards, name=r.name, royalty=r.royalty) for r in found.rows],
@@ -291,33 +288,20 @@ async def _advise(owner: TableOwner, seat: int) -> Hint:
     return explain(owner.rules, seen, action, bot)
 
 
-def _hints(request: Request) -> dict[tuple[int, int, int], asyncio.Task[Hint]]:
-    state = request.app.state
-    if not hasattr(state, "hints"):
-        state.hints = {}
-    hints: dict[tuple[int, int, int], asyncio.Task[Hint]] = state.hints
-    return hints
-
-
 @router.get("/api/tables/{table_id}/hint", responses=errors(401, 403, 404, 409, 422))
 async def hint(table_id: RowId, me: User, request: Request) -> HintOut:
     """At a practice table, what the strong bot would do from your seat now (your turn only),
     computed from what your seat may see."""
-    owner = _owner(request, table_id)
-    if not owner.settings.practice:
-        raise ApiError("not_practice", "Hints are given at practice tables only.")
-    seat = owner.seat_of(me.user_id)
-    if seat is None:
-        raise ApiError("not_seated", "Take a seat at this table to ask for a hint.")
-    hints = _hints(request)
-    # the same decision (pending since the same state id) gets the same answer, thought once
-    key = (owner.id, seat, owner.decision_since.get(seat, owner.state.state_id))
-    task = hints.get(key)
-    if task is None:
-        task = hints[key] = asyncio.ensure_future(_advise(owner, seat))
-        for old in [k for k, t in hints.items() if t.done()][: max(0, len(hints) - KEPT_HINTS)]:
-            del hints[old]
-    found = await asyncio.shield(task)
+    room: Room = request.app.state.room
+    try:
+        found = await room.ask(table_id, "hint", {"user_id": me.user_id})
+    except RuleError as e:
+        raise ApiError(e.code, e.message) from None
+    return HintOut(**found)
+
+
+def hint_out(found: Hint) -> HintOut:
+    """A hint as the API answers it."""
     return HintOut(
         state_id=found.state_id,
         action=found.action,
@@ -339,4 +323,29 @@ async def hint(table_id: RowId, me: User, request: Request) -> HintOut:
     )
 
 
-__all__ = ["explain", "router"]
+def hint_call(state: Any) -> Call:
+    """The practice hint as a question for the process that runs the table (this one or
+    another): the hint's JSON, keeping the last :data:`KEPT_HINTS` in ``state.hints``."""
+    hints: dict[tuple[int, int, int], asyncio.Task[Hint]] = {}
+    state.hints = hints
+
+    async def answer(owner: TableOwner, args: dict[str, Any]) -> dict[str, Any]:
+        if not owner.settings.practice:
+            raise ApiError("not_practice", "Hints are given at practice tables only.")
+        seat = owner.seat_of(int(args["user_id"]))
+        if seat is None:
+            raise ApiError("not_seated", "Take a seat at this table to ask for a hint.")
+        # the same decision (pending since the same state id) gets the same answer, thought once
+        key = (owner.id, seat, owner.decision_since.get(seat, owner.state.state_id))
+        task = hints.get(key)
+        if task is None:
+            task = hints[key] = asyncio.ensure_future(_advise(owner, seat))
+            for old in [k for k, t in hints.items() if t.done()][: max(0, len(hints) - KEPT_HINTS)]:
+                del hints[old]
+        found = await asyncio.shield(task)
+        return hint_out(found).model_dump()
+
+    return answer
+
+
+__all__ = ["explain", "hint_call", "router"]

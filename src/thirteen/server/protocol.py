@@ -33,6 +33,12 @@ CLOSE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001
 CLOSE_SLOW = 4008
 """The socket did not read its frames fast enough; reconnect and resync."""
+CLOSE_MOVED = 1012
+"""The table moved to another of the room's processes (or one's link to it broke): reconnect
+with ``since`` and resend what was not acknowledged."""
+CLOSE_TRY_AGAIN = 1013
+"""The table is between processes (its old one died, no other has taken it yet): try again in a
+moment."""
 
 
 class ProtocolError(RuleError):
@@ -119,9 +125,11 @@ __all__ = [
     "BURST",
     "CLIENT_ACTIONS",
     "CLOSE_GOING_AWAY",
+    "CLOSE_MOVED",
     "CLOSE_POLICY",
     "CLOSE_SLOW",
     "CLOSE_TOO_BIG",
+    "CLOSE_TRY_AGAIN",
     "MAX_FRAME_BYTES",
     "SEAT_ACTIONS",
     "TABLE_ACTIONS",

@@ -2,6 +2,12 @@
 
 On start every table that was open is rebuilt from the database (a crash loses nothing anyone
 was told); a fresh room with no tables opens one of every preset with bots already playing.
+
+A room may run as several processes on one PostgreSQL and one Redis. Each process runs the
+tables whose lease it holds (:mod:`.leases`) — about its share of them, so a room's tables
+spread over its processes — takes over the tables of a process that died once their leases run
+out, and learns of the others' tables and sockets over the bus (:mod:`.bus`): their lobby
+entries, and the frames of sockets it holds at tables another process runs (:mod:`.relay`).
 """
 
 from __future__ import annotations
@@ -10,24 +16,28 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from thirteen.bots.registry import NAMES
 from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
-from thirteen.engine.rules import PRESETS, get_rules
-from thirteen.engine.state import new_table
-from thirteen.server import ledger
+from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
+from thirteen.engine.state import Phase, new_table
+from thirteen.server import leases, ledger
 from thirteen.server.accounts import Accounts, user_by_name
-from thirteen.server.db.models import GameTable
+from thirteen.server.bus import Bus, Message
+from thirteen.server.db.models import GameTable, Meta
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
 from thirteen.server.protocol import CLOSE_GOING_AWAY
+from thirteen.server.relay import Call, CallError, Relay
 from thirteen.server.settings import Settings
 from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
 
@@ -107,27 +117,62 @@ class Room:
         self.settings = settings
         self.accounts = accounts
         self.metrics = metrics
+        self.me = settings.process_name or leases.default_process_name()
+        """This process's name among the room's processes (its leases carry it)."""
         self.owners: dict[int, TableOwner] = {}
         self.lobby: set[Watcher] = set()
         self.accepting = True
-        self._discovery: asyncio.Task[None] | None = None
+        self.bus: Bus | None = None
+        self.relay: Relay | None = None
+        self.where: dict[int, str | None] = {}
+        """Each open table's process at the last look (``None``: between processes)."""
+        self.alive: set[str] = {self.me}
+        self.remote_lobby: dict[int, tuple[str, dict[str, Any]]] = {}
+        """The lobby entries of tables other processes run, with the process."""
+        self.calls: dict[str, Call] = {}
+        """Questions another process may ask about a table this one runs (by name)."""
+        self._tasks: list[asyncio.Task[None]] = []
         self._discovering = asyncio.Lock()
+        self._looked = asyncio.Condition()
+        """Notified after every look at the database's tables (:meth:`discover`)."""
 
     async def open(self) -> None:
-        """Rebuild every open table from the database; open the default tables in a new room."""
-        async with self.db.begin() as s:
-            any_table = await s.scalar(select(GameTable.id).limit(1))
-        if any_table is None and self.settings.default_tables:
+        """Join the bus (with Redis), rebuild every open table this process takes from the
+        database, and open the default tables in a new room."""
+        if self.settings.redis_url is not None:
+            self.bus = Bus(
+                self.settings.redis_url.get_secret_value(), self.me, self._heard, self._reset
+            )
+            self.relay = Relay(self.bus, self.calls)
+            await self.bus.start()
+            self.bus.broadcast({"k": "hello"})  # every process tells us its lobby entries
+        if self.settings.default_tables and await self._first_start():
             for preset, rules in PRESETS.items():
                 bots = max(2, rules.max_players - 1)
                 await self.create_table(
                     TableSpec(preset=preset, name=f"{preset} ({bots} bots)", bots=bots, unit=1)
                 )
         await self.discover()
-        self._discovery = asyncio.create_task(self._discover_forever())
+        self._tasks = [
+            asyncio.create_task(self._discover_forever(), name="discover"),
+            asyncio.create_task(self._renew_forever(), name="renew-leases"),
+        ]
+
+    async def _first_start(self) -> bool:
+        """Whether this is a new room's first process to start (one of several starting at
+        once: exactly one of them), claimed in the database."""
+        try:
+            async with self.db.begin() as s:
+                if await s.scalar(select(GameTable.id).limit(1)) is not None:
+                    return False
+                s.add(Meta(key="default_tables", value=self.me))
+        except IntegrityError:
+            return False
+        return True
 
     async def _discover_forever(self) -> None:
-        """Pick up tables opened or closed by ``thirteen admin`` (or another process)."""
+        """Pick up tables opened or closed by ``thirteen admin``, and those left by a process
+        that stopped or died."""
         while self.accepting:
             await asyncio.sleep(self.settings.discover_seconds)
             try:
@@ -135,37 +180,250 @@ class Room:
             except Exception:
                 log.exception("discovering tables failed; trying again")
 
+    async def _renew_forever(self) -> None:
+        """Renew this process's leases; a table whose lease another process took stops here."""
+        while self.accepting:
+            await asyncio.sleep(self.settings.lease_seconds / 3)
+            try:
+                held = await leases.renew(self.db, self.me, self.settings.lease_seconds)
+            except Exception:
+                log.exception("renewing leases failed; trying again")
+                continue
+            for table_id, owner in list(self.owners.items()):
+                if held.get(table_id) != owner.lease_token and owner.settings.status != "closed":
+                    log.warning("lease lost", extra={"table": table_id})
+                    await owner.lose()
+
     async def discover(self) -> None:
-        """Start an owner for every open table not running here; pass on closings."""
+        """Start an owner for every open table not running anywhere (this process taking up to
+        its share of the room's tables); pass on closings; check relayed sockets."""
         async with self._discovering:
             await self._discover()
 
+    async def _processes(self) -> set[str]:
+        if self.bus is None:
+            return {self.me}
+        try:
+            return {self.me, *await self.bus.processes()}
+        except Exception:
+            log.warning("the bus does not answer; counting this process alone")
+            return {self.me}
+
     async def _discover(self) -> None:
+        now, looked = time.time(), time.monotonic()
         async with self.db.begin() as s:
-            rows = (await s.scalars(select(GameTable).where(GameTable.status != "closed"))).all()
-        for row in rows:
-            owner = self.owners.get(row.id)
-            if owner is None:
-                owner = await load_owner(
-                    self.db,
-                    row,
-                    metrics=self.metrics,
-                    bot_budget=self.settings.bot_budget,
-                    bot_delay=self.settings.bot_delay,
-                    on_change=self._changed,
+            rows = (
+                await s.execute(
+                    select(
+                        GameTable.id,
+                        GameTable.status,
+                        GameTable.lease_owner,
+                        GameTable.lease_expires,
+                    ).where(GameTable.status != "closed")
                 )
-                self._start(owner)
-                log.info(
-                    "table open",
-                    extra={
-                        "table": row.id,
-                        "preset": row.preset,
-                        "resumed_at": owner.state.state_id,
-                    },
+            ).all()
+        self.alive = await self._processes()
+        where: dict[int, str | None] = {}
+        free: list[int] = []
+        for table_id, status, holder, expires in rows:
+            owner = self.owners.get(table_id)
+            if owner is not None:
+                where[table_id] = self.me
+                if status == "closing" and owner.settings.status == "open":
+                    await owner.submit(Request("close"))
+                continue
+            held = holder is not None and expires >= now and holder != self.me
+            where[table_id] = holder if held else None
+            if not held:
+                free.append(table_id)
+        share = math.ceil(len(rows) / len(self.alive))
+        for table_id in free:
+            if self._running() >= share:
+                break
+            if await self._take(table_id):
+                where[table_id] = self.me
+        if not free and len(self.alive) > 1:
+            for table_id in await self._shed(share):
+                where[table_id] = None
+        self.where = where
+        for table_id, (process, _entry) in list(self.remote_lobby.items()):
+            if where.get(table_id) not in (process, None):
+                del self.remote_lobby[table_id]
+        if self.relay is not None:
+            self.relay.check(self.alive, where, looked)
+        async with self._looked:
+            self._looked.notify_all()
+
+    async def _shed(self, share: int) -> list[int]:
+        """Hand tables over (between hands) while this process runs more than its share: a
+        process that joins, or comes back after a restart, gets its part of the room (a tenth
+        of the share at most per look, so the room moves a little at a time). A process takes
+        tables only below its share, so a table handed over goes elsewhere."""
+        surplus = self._running() - share
+        handed: list[int] = []
+        for owner in list(self.owners.values()):
+            if len(handed) >= min(surplus, max(1, share // 10)):
+                break
+            if owner.settings.status == "open" and owner.state.phase != Phase.PLAYING:
+                await self.hand_over(owner)
+                handed.append(owner.id)
+        return handed
+
+    async def hand_over(self, owner: TableOwner) -> None:
+        """Stop running ``owner``'s table here and give its lease back, for another process to
+        take at its next look; its sockets are closed with 1012 (their clients reconnect, and
+        wait at the handshake until the table runs again)."""
+        log.info("handing a table over", extra={"table": owner.id})
+        await owner.stop()
+        with contextlib.suppress(Exception):
+            await leases.release(self.db, owner.id, owner.lease_token)
+        owner.abandon()
+
+    def _running(self) -> int:
+        return sum(1 for o in self.owners.values() if o.settings.status != "closed")
+
+    async def _take(self, table_id: int) -> TableOwner | None:
+        """Take the table's lease and run it here (``None``: another process has it)."""
+        token = await leases.acquire(self.db, table_id, self.me, self.settings.lease_seconds)
+        if token is None:
+            return None
+        async with self.db.begin() as s:
+            row = await s.get(GameTable, table_id)
+        assert row is not None
+        owner = await load_owner(
+            self.db,
+            row,
+            metrics=self.metrics,
+            bot_budget=self.settings.bot_budget,
+            bot_delay=self.settings.bot_delay,
+            on_change=self._changed,
+            lease_token=token,
+            on_lost=self._lost,
+        )
+        self._start(owner)
+        self.remote_lobby.pop(table_id, None)
+        log.info(
+            "table open",
+            extra={"table": row.id, "preset": row.preset, "resumed_at": owner.state.state_id},
+        )
+        await self._seat_bots(owner, row.bots)
+        return owner
+
+    def _lost(self, owner: TableOwner) -> None:
+        """``owner`` stopped: another process runs its table now."""
+        if self.owners.get(owner.id) is owner:
+            del self.owners[owner.id]
+        if self.relay is not None:
+            self.relay.table_lost(owner.id)
+        self.where[owner.id] = None
+        # the lobbies hear of it from its new process (a word from here could arrive after)
+        self.metrics.tables_open.set(
+            sum(1 for o in self.owners.values() if o.settings.status == "open")
+        )
+        self._push_lobby()
+
+    async def locate(self, table_id: int) -> str | None:
+        """The process running open table ``table_id`` now: ``""`` when none does (its
+        process died and no other has taken it yet), ``None`` when there is no such table."""
+        owner = self.owners.get(table_id)
+        if owner is not None:
+            return self.me if owner.settings.status != "closed" else None
+        async with self.db.begin() as s:
+            row = (
+                await s.execute(
+                    select(GameTable.status, GameTable.lease_owner, GameTable.lease_expires).where(
+                        GameTable.id == table_id
+                    )
                 )
-                await self._seat_bots(owner, row.bots)
-            elif row.status == "closing" and owner.settings.status == "open":
-                await owner.submit(Request("close"))
+            ).first()
+        if row is None or row.status == "closed":
+            return None
+        if row.lease_owner is None or row.lease_expires < time.time():
+            return ""
+        if self.bus is not None and not await self.bus.alive(row.lease_owner):
+            return ""
+        return str(row.lease_owner)
+
+    async def ask(self, table_id: int, what: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The answer to question ``what`` about open table ``table_id`` from the process that
+        runs it (this one included): :class:`RuleError` for a refusal."""
+        owner = self.owners.get(table_id)
+        if owner is not None and owner.settings.status != "closed":
+            return await self.calls[what](owner, args)
+        process = await self.locate(table_id)
+        if process is None:
+            raise RuleError("no_table", f"There is no open table {table_id}.")
+        if process in ("", self.me) or self.relay is None:
+            raise CallError(
+                "moving", "This table is moving to another server; try again in a moment."
+            )
+        return await self.relay.call(process, table_id, what, args)
+
+    async def table_rules(self, table_id: int) -> Rules:
+        """The rules of open table ``table_id``, wherever it runs."""
+        owner = self.owners.get(table_id)
+        if owner is not None and owner.settings.status != "closed":
+            return owner.rules
+        async with self.db.begin() as s:
+            row = (
+                await s.execute(
+                    select(GameTable.rules).where(
+                        GameTable.id == table_id, GameTable.status != "closed"
+                    )
+                )
+            ).first()
+        if row is None:
+            raise RuleError("no_table", f"There is no open table {table_id}.")
+        return rules_from_dict(json.loads(row.rules))
+
+    async def settle(self, table_id: int) -> str | None:
+        """:meth:`locate`, waiting while the table is between processes (its process died or
+        stopped, and its lease has not run out or not been taken yet) — at most a lease and two
+        looks — so a client that reconnects at once gets its table where it went."""
+        patience = self.settings.lease_seconds + 2 * self.settings.discover_seconds + 1
+        deadline = time.monotonic() + patience
+        while True:
+            process = await self.locate(table_id)
+            unreachable = process == "" or (process not in (None, self.me) and self.relay is None)
+            left = deadline - time.monotonic()
+            if not unreachable or left <= 0 or not self.accepting:
+                return process
+            async with self._looked:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._looked.wait(), left)
+
+    # ------------------------------------------------------------------ the bus
+    def _heard(self, message: Message) -> None:
+        if self.relay is not None and self.relay.take(message, self.owners):
+            return
+        kind, sender = message.get("k"), message.get("from")
+        if sender == self.me:
+            return
+        if kind == "hello":
+            for owner in self.owners.values():
+                self._publish(owner)
+        elif kind == "lobby":
+            table_id = int(message["table"])
+            if table_id in self.owners:
+                return
+            entry = message.get("entry")
+            if isinstance(entry, dict):
+                self.remote_lobby[table_id] = (str(sender), entry)
+            else:
+                self.remote_lobby.pop(table_id, None)
+            self._push_lobby()
+
+    def _reset(self) -> None:
+        if self.relay is not None:
+            self.relay.reset()
+
+    def _publish(self, owner: TableOwner) -> None:
+        """Tell the other processes' lobbies of a table this one runs."""
+        if self.bus is None:
+            return
+        closed = owner.settings.status == "closed" or self.owners.get(owner.id) is not owner
+        entry = None if closed else owner.lobby_entry()
+        self.bus.broadcast({"k": "lobby", "table": owner.id, "entry": entry})
 
     async def _seat_bots(self, owner: TableOwner, wanted: int) -> None:
         """Fill free seats with bots until the table has ``wanted`` of them."""
@@ -186,30 +444,42 @@ class Room:
         )
 
     async def close(self) -> None:
-        """Stop every table (what was accepted is written) and say goodbye to every socket."""
+        """Stop every table (what was accepted is written), give back their leases for the
+        room's other processes, and say goodbye to every socket."""
         if not self.accepting:
             return
         self.accepting = False
         log.info("room closing", extra={"tables": len(self.owners)})
-        if self._discovery is not None:
-            self._discovery.cancel()
+        for task in self._tasks:
+            task.cancel()
         await asyncio.gather(*(owner.stop() for owner in self.owners.values()))
+        for owner in self.owners.values():
+            with contextlib.suppress(Exception):
+                await leases.release(self.db, owner.id, owner.lease_token)
         watchers = {*self.lobby, *(w for o in self.owners.values() for w in o.watchers)}
         for watcher in watchers:
             watcher.offer(
                 {"type": "closing", "message": "The room is restarting; reconnect in a moment."}
             )
             watcher.close_with(CLOSE_GOING_AWAY, "The room is restarting; reconnect in a moment.")
+        if self.relay is not None:
+            self.relay.reset()
         if watchers:  # let each socket's writer send its goodbye before the server closes them
             done = asyncio.gather(*(w.finished.wait() for w in watchers))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(done, CLOSE_SECONDS)
+        if self.bus is not None:
+            with contextlib.suppress(TimeoutError):  # the goodbyes of relayed sockets
+                await asyncio.wait_for(self.bus.drain(), CLOSE_SECONDS)
+            await self.bus.close()
 
     async def create_table(self, spec: TableSpec) -> TableOwner:
         """Open a table and start it here, seating its bots."""
         table_id = await insert_table(self.db, spec)
-        await self.discover()
-        return self.owners[table_id]
+        async with self._discovering:
+            owner = self.owners.get(table_id) or await self._take(table_id)
+        assert owner is not None  # a new table's lease is nobody's
+        return owner
 
     async def _seat_bot(self, owner: TableOwner, seat: int) -> None:
         name = f"bot-{owner.id}-{seat}"
@@ -238,19 +508,32 @@ class Room:
             )
 
     async def close_table(self, table_id: int) -> None:
+        """Close a table (after the hand in play); another process's table through the
+        database, where its process sees it at its next look."""
         owner = self.owners.get(table_id)
-        if owner is None or owner.settings.status == "closed":
-            raise RuleError("no_table", f"There is no open table {table_id}.")
-        await owner.submit(Request("close"))
+        if owner is not None and owner.settings.status != "closed":
+            await owner.submit(Request("close"))
+            return
+        async with self.db.begin() as s:
+            row = await s.get(GameTable, table_id)
+            if owner is not None or row is None or row.status != "open":
+                raise RuleError("no_table", f"There is no open table {table_id}.")
+            row.status = "closing"
 
     def lobby_frame(self) -> dict[str, Any]:
         tables = [o.lobby_entry() for o in self.owners.values() if o.settings.status != "closed"]
+        tables += [entry for _process, entry in self.remote_lobby.values()]
+        tables.sort(key=lambda entry: int(entry["id"]))
         return {"type": "lobby", "server_time": time.time(), "tables": tables}
 
-    def _changed(self, _owner: TableOwner) -> None:
+    def _changed(self, owner: TableOwner) -> None:
         self.metrics.tables_open.set(
             sum(1 for o in self.owners.values() if o.settings.status == "open")
         )
+        self._publish(owner)
+        self._push_lobby()
+
+    def _push_lobby(self) -> None:
         if not self.lobby:
             return
         frame = self.lobby_frame()

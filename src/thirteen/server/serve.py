@@ -11,6 +11,7 @@ from typing import Any
 import uvicorn
 
 from thirteen.server.app import create_app
+from thirteen.server.leases import default_process_name
 from thirteen.server.logs import configure_logging
 from thirteen.server.settings import Settings
 from thirteen.server.ws import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
@@ -85,6 +86,8 @@ def serve_in_thread(app: Any) -> Iterator[str]:
 def serve(settings: Settings, host: str, port: int) -> None:
     """Serve the room until SIGINT/SIGTERM, logging JSON lines."""
     configure_logging(settings.log_level)
+    if not settings.process_name:  # the same name after a restart: it takes its tables back
+        settings = settings.model_copy(update={"process_name": default_process_name(port)})
     app = create_app(settings)
     proxies = settings.trusted_proxies.strip()
     config = uvicorn_config(

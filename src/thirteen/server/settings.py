@@ -71,6 +71,26 @@ class Settings(BaseSettings):
         le=60,
         description="How often the room looks for tables opened or closed by thirteen admin.",
     )
+    redis_url: SecretStr | None = Field(
+        default=None,
+        description="redis://HOST:PORT/DB of the Redis that joins several room processes on one "
+        "PostgreSQL: frames for sockets held by another process and lobby updates travel over "
+        "its pub/sub, and the rate limits are counted there. Unset: one process.",
+    )
+    process_name: str = Field(
+        default="",
+        max_length=128,
+        description="This process's name among the room's processes; each running process "
+        "needs its own, and a process restarted under its name takes its tables back at once. "
+        "Unset: HOST:PORT under thirteen serve.",
+    )
+    lease_seconds: float = Field(
+        default=5.0,
+        ge=1,
+        le=60,
+        description="How long a process's hold on its tables lasts unless renewed (it renews "
+        "every third of it): another process takes over a dead one's tables after this.",
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", description="Least important log line written."
     )

@@ -79,8 +79,15 @@ from thirteen.server.db.models import (
 )
 from thirteen.server.db.session import Database
 from thirteen.server.db.writer import inserted_id
+from thirteen.server.leases import LeaseLostError, fence, fence_sync
 from thirteen.server.metrics import Metrics
-from thirteen.server.protocol import CLOSE_GOING_AWAY, SEAT_ACTIONS, ProtocolError, error_frame
+from thirteen.server.protocol import (
+    CLOSE_GOING_AWAY,
+    CLOSE_MOVED,
+    SEAT_ACTIONS,
+    ProtocolError,
+    error_frame,
+)
 
 log = logging.getLogger("thirteen.server.tables")
 
@@ -89,6 +96,7 @@ OUTBOX_FRAMES = 256
 RECENT_EVENTS = 512
 """Accepted actions whose events a reconnecting client can be sent again."""
 REMEMBERED_ANSWERS = 4096
+MOVED_SENTENCE = "This table moved to another server; reconnecting."
 
 
 def now() -> float:
@@ -271,8 +279,10 @@ class _Commit:
     hand_number: int | None
     history: str | None
     snapshot: str | None
+    lease_token: int
 
     def __call__(self, conn: Connection) -> _Written:
+        fence_sync(conn, self.table_id, self.lease_token)
         conn.execute(
             _WRITE_JOURNAL,
             {
@@ -426,8 +436,14 @@ class TableOwner:
         bot_budget: float,
         bot_delay: float,
         on_change: Callable[[TableOwner], None] | None = None,
+        lease_token: int = 0,
+        on_lost: Callable[[TableOwner], None] | None = None,
     ) -> None:
         self.db = db
+        self.lease_token = lease_token
+        """The fencing token of this process's lease on the table (:mod:`..leases`)."""
+        self.on_lost = on_lost
+        """Called once the table stopped because another process took its lease."""
         self.settings = settings
         self.state = state
         self.seated = seated
@@ -453,6 +469,7 @@ class TableOwner:
         self._replaying = False
         self._presence: list[int] = []
         """The connected seats the watchers were last told of."""
+        self.abandoned = False
 
     @property
     def id(self) -> int:
@@ -481,12 +498,42 @@ class TableOwner:
 
     async def submit(self, request: Request) -> dict[str, Any]:
         """Hand ``request`` to the owner and wait for its answer."""
+        if self.task is not None and self.task.done():
+            return error_frame("moved", MOVED_SENTENCE, request.client_id)
         loop = asyncio.get_running_loop()
         request.reply = loop.create_future()
         await self.queue.put(request)
         return await request.reply
 
     async def _run(self) -> None:
+        try:
+            await self._serve()
+        except LeaseLostError:
+            log.warning("table lost to another process", extra={"table": self.id})
+            self.abandon()
+
+    async def lose(self) -> None:
+        """Another process took the table's lease: stop here (any write would be refused)."""
+        await self.stop()
+        self.abandon()
+
+    def abandon(self) -> None:
+        """Another process runs the table now: answer what is waiting, close every socket
+        (their clients reconnect and find the table's new process), write nothing."""
+        if self.abandoned:
+            return
+        self.abandoned = True
+        for task in self.thinking.values():
+            task.cancel()
+        while not self.queue.empty():
+            self._answer(self.queue.get_nowait(), error_frame("moved", MOVED_SENTENCE))
+        for watcher in list(self.watchers):
+            watcher.close_with(CLOSE_MOVED, MOVED_SENTENCE)
+        self.watchers.clear()
+        if self.on_lost is not None:
+            asyncio.get_running_loop().call_soon(self.on_lost, self)
+
+    async def _serve(self) -> None:
         while True:
             due = next_deadline(self.state)
             timeout = None
@@ -503,6 +550,9 @@ class TableOwner:
                 return
             try:
                 await self._handle(request)
+            except LeaseLostError:
+                self._answer(request, error_frame("moved", MOVED_SENTENCE, request.client_id))
+                raise
             except Exception:  # the table must go on whatever one request did
                 log.exception("request failed", extra={"table": self.id, "kind": request.kind})
                 self._answer(
@@ -777,6 +827,7 @@ class TableOwner:
             hand_number=new.hand.number if new.hand is not None else None,
             history=history,
             snapshot=snapshot,
+            lease_token=self.lease_token,
         )
         written = await self.db.write(work)
         if written.hand_id is not None:
@@ -966,6 +1017,7 @@ class TableOwner:
 
     async def _set_status(self, status: str) -> None:
         async with self.db.begin() as s:
+            await fence(s, self.id, self.lease_token)
             await s.execute(update(GameTable).where(GameTable.id == self.id).values(status=status))
 
     async def _close_seats(self) -> None:
@@ -1016,8 +1068,11 @@ async def load_owner(
     bot_budget: float,
     bot_delay: float,
     on_change: Callable[[TableOwner], None] | None = None,
+    lease_token: int = 0,
+    on_lost: Callable[[TableOwner], None] | None = None,
 ) -> TableOwner:
-    """Rebuild a table from the database alone: snapshot, then every journaled action after it."""
+    """Rebuild a table from the database alone: snapshot, then every journaled action after it
+    (read after taking the table's lease, ``lease_token``, so nothing can be written after)."""
     state = snapshot_from_json(json.loads(row.snapshot))
     async with db.begin() as s:
         entries = (
@@ -1073,6 +1128,8 @@ async def load_owner(
         bot_budget=bot_budget,
         bot_delay=bot_delay,
         on_change=on_change,
+        lease_token=lease_token,
+        on_lost=on_lost,
     )
     owner._snapshot_state_id = row.snapshot_state_id
     owner._replaying = True

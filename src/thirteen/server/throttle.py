@@ -2,7 +2,9 @@
 guessing backs off from a minute to an hour), sign-ups per address, HTTP requests per session
 (per address without one), and open sockets per account and per address.
 
-Windows are moving windows from the ``limits`` library, kept in this process's memory. A refusal
+Windows are moving windows from the ``limits`` library, kept in this process's memory — or, in
+a room of several processes (``THIRTEEN_REDIS_URL``), in Redis, so a guesser counts the same
+whichever process answers. Open sockets are counted by each process. A refusal
 is :class:`RateLimitError` (``429 rate_limited`` with a ``Retry-After`` header, or a socket's error
 frame and close) and a sentence that says how long to wait.
 """
@@ -15,8 +17,9 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from limits.aio.storage import MemoryStorage
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+from redis.asyncio import ConnectionPool
 
 from thirteen.engine.errors import RuleError
 from thirteen.server.settings import Settings, parse_limits
@@ -50,8 +53,23 @@ class Throttle:
         }
         self.max_sockets_account = settings.limit_sockets_account
         self.max_sockets_address = settings.limit_sockets_address
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        storage: Storage = MemoryStorage()
+        self.pool: ConnectionPool | None = None
+        if settings.redis_url is not None:
+            url = settings.redis_url.get_secret_value()
+            self.pool = ConnectionPool.from_url(url)
+            storage = RedisStorage(
+                f"async+{url}",
+                implementation="redispy",
+                key_prefix="thirteen",
+                connection_pool=self.pool,  # type: ignore[arg-type]  # options are typed narrowly
+            )
+        self.limiter = MovingWindowRateLimiter(storage)
         self.sockets: Counter[str] = Counter()
+
+    async def close(self) -> None:
+        if self.pool is not None:
+            await self.pool.aclose()
 
     async def _refusal(self, rule: str, key: str) -> RateLimitError | None:
         for item in self.rules[rule]:

@@ -16,29 +16,28 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from thirteen.engine.errors import RuleError
 from thirteen.server.accounts import Accounts, Me
 from thirteen.server.protocol import (
     BURST,
     CLOSE_POLICY,
     CLOSE_SLOW,
     CLOSE_TOO_BIG,
+    CLOSE_TRY_AGAIN,
     ActionMessage,
     Message,
     PingMessage,
     ProtocolError,
-    ResyncMessage,
     error_frame,
     parse_message,
 )
+from thirteen.server.relay import Relay, take_message
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings
-from thirteen.server.tables import Request, Watcher
+from thirteen.server.tables import Request, TableOwner, Watcher
 from thirteen.server.throttle import RateLimitError, Throttle
 
 log = logging.getLogger("thirteen.server.ws")
@@ -126,9 +125,20 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
     if not _origin_ok(websocket):
         await _refuse(websocket, "bad_origin", "This page came from another site.", CLOSE_POLICY)
         return
+    process = await room.settle(table_id) if room.accepting else None
     owner = room.owners.get(table_id)
-    if owner is None or owner.settings.status == "closed" or not room.accepting:
+    if process is None:
         await _refuse(websocket, "no_table", f"There is no open table {table_id}.", CLOSE_POLICY)
+        return
+    if owner is None and (process == "" or room.relay is None):
+        # its process died and no other has taken it yet, or another process runs it and this
+        # one has no bus to reach it (one process on SQLite restarted under a new name)
+        await _refuse(
+            websocket,
+            "moving",
+            "This table is moving to another server; try again in a moment.",
+            CLOSE_TRY_AGAIN,
+        )
         return
     me, ticket_ok = await _who(websocket)  # spent only on a table that is there
     if not ticket_ok:
@@ -138,7 +148,10 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
         return
     try:
         with _held(websocket, me.name if me else None):
-            await _table_socket(websocket, owner, me)
+            if owner is not None:
+                await _table_socket(websocket, owner, me)
+            elif room.relay is not None:
+                await _relayed_socket(websocket, room.relay, table_id, process, me)
     except RateLimitError as e:
         await _refuse(websocket, "rate_limited", e.message, CLOSE_POLICY)
 
@@ -152,7 +165,7 @@ def _held(websocket: WebSocket, account: str | None) -> Iterator[None]:
         yield
 
 
-async def _table_socket(websocket: WebSocket, owner: Any, me: Me | None) -> None:
+async def _table_socket(websocket: WebSocket, owner: TableOwner, me: Me | None) -> None:
     await websocket.accept()
     metrics = websocket.app.state.metrics
     metrics.ws_connections.inc()
@@ -160,12 +173,52 @@ async def _table_socket(websocket: WebSocket, owner: Any, me: Me | None) -> None
     writer = asyncio.create_task(_writer(websocket, watcher))
     try:
         await owner.submit(Request("attach", watcher=watcher, since=_since(websocket)))
-        await _read(websocket, watcher, me, owner)
+        async for parsed in _messages(websocket, watcher):
+            if isinstance(parsed, PingMessage):
+                _pong(watcher)
+            else:
+                await take_message(
+                    owner, watcher, me.user_id if me else None, me.name if me else None, parsed
+                )
     finally:
         metrics.ws_connections.dec()
         if owner.task is not None and not owner.task.done():
             with contextlib.suppress(Exception):
                 await owner.submit(Request("detach", watcher=watcher))
+        watcher.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+
+
+async def _relayed_socket(
+    websocket: WebSocket, relay: Relay, table_id: int, process: str, me: Me | None
+) -> None:
+    """A socket at a table another process runs: its messages go there over the bus, and the
+    frames that process builds for it come back the same way (:mod:`.relay`)."""
+    await websocket.accept()
+    metrics = websocket.app.state.metrics
+    metrics.ws_connections.inc()
+    watcher = Watcher(me.user_id if me else None, me.name if me else None)
+    writer = asyncio.create_task(_writer(websocket, watcher))
+    sid = relay.open_edge(
+        watcher,
+        table_id,
+        process,
+        me.user_id if me else None,
+        me.name if me else None,
+        _since(websocket),
+    )
+    try:
+        async for parsed in _messages(websocket, watcher):
+            if isinstance(parsed, PingMessage):
+                _pong(watcher)
+            elif isinstance(parsed, ActionMessage) and me is None:
+                watcher.offer(error_frame("not_logged_in", "Log in to play.", parsed.id))
+            else:
+                relay.forward(sid, parsed)
+    finally:
+        metrics.ws_connections.dec()
+        relay.close_edge(sid)
         watcher.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)
@@ -200,33 +253,6 @@ async def _messages(websocket: WebSocket, watcher: Watcher) -> AsyncIterator[Mes
 
 def _pong(watcher: Watcher) -> None:
     watcher.offer({"type": "pong", "server_time": time.time()})
-
-
-async def _read(websocket: WebSocket, watcher: Watcher, me: Me | None, owner: Any) -> None:
-    async for parsed in _messages(websocket, watcher):
-        if isinstance(parsed, PingMessage):
-            _pong(watcher)
-        elif isinstance(parsed, ResyncMessage):
-            await owner.submit(Request("resync", watcher=watcher, since=parsed.since))
-        elif isinstance(parsed, ActionMessage):
-            if me is None:
-                watcher.offer(error_frame("not_logged_in", "Log in to play.", parsed.id))
-                continue
-            try:
-                answer = await owner.submit(
-                    Request(
-                        "action",
-                        watcher=watcher,
-                        user_id=me.user_id,
-                        name=me.name,
-                        client_id=parsed.id,
-                        state_id=parsed.state_id,
-                        payload=parsed.action,
-                    )
-                )
-            except RuleError as e:
-                answer = error_frame(e.code, e.message, parsed.id)
-            watcher.offer(answer)
 
 
 @router.websocket("/ws/lobby")

@@ -137,6 +137,13 @@ class GameTable(Base):
     created_at: Mapped[float] = mapped_column(Float)
     snapshot: Mapped[str] = mapped_column(Text)
     snapshot_state_id: Mapped[int] = mapped_column(Integer, default=0)
+    lease_owner: Mapped[str | None] = mapped_column(String(128), default=None)
+    """The room process that runs the table now (``None``: nobody; see :mod:`..leases`)."""
+    lease_token: Mapped[int] = mapped_column(BigInteger, default=0)
+    """The fencing token: one more at every change of owner. A write checks it is still the
+    writer's, so a process that lost the table can no longer write to it."""
+    lease_expires: Mapped[float] = mapped_column(Float, default=0.0)
+    """Until when the owner's lease holds unless renewed (another process may take it after)."""
 
     __table_args__ = (
         CheckConstraint("status IN ('open', 'closing', 'closed')", name="table_status"),
@@ -226,6 +233,8 @@ class Hand(Base):
     __table_args__ = (
         UniqueConstraint("table_id", "number", name="hand_number"),
         CheckConstraint("status IN ('playing', 'settled', 'voided')", name="hand_status"),
+        # the leaderboards' day and week: a period's hands without reading the others
+        Index("hands_finished", "finished_at", "table_id"),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from thirteen.server.db.models import Base
@@ -18,6 +19,10 @@ def _run(connection: Connection) -> None:
         render_as_batch=connection.dialect.name == "sqlite",
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # several room processes may start at once: one migrates, the others wait for it
+            # and then find nothing left to do (the lock is released when this commits)
+            connection.execute(text("SELECT pg_advisory_xact_lock(1313131313)"))
         context.run_migrations()
 
 

@@ -188,7 +188,13 @@ export function render(main) {
     "div",
     { class: "page-head" },
     h("h1", {}, "Lobby"),
-    h("div", { class: "page-tools" }, connection, createButton),
+    h(
+      "div",
+      { class: "page-tools" },
+      connection,
+      h("a", { href: "#/leaderboards" }, "Leaderboards"),
+      createButton,
+    ),
   );
 
   // ---- filters

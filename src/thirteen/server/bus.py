@@ -1,0 +1,159 @@
+"""The message bus between the room's processes: Redis pub/sub.
+
+Each process listens on a channel of its own (``thirteen:<db>:p:<name>``: frames for the sockets
+it holds, messages for the tables it runs) and on the lobby's (``thirteen:<db>:lobby``), where
+``<db>`` is the Redis database number of ``THIRTEEN_REDIS_URL``: pub/sub ignores database
+numbers, so two rooms on one Redis keep apart by using different ones. A process is
+alive while its channel has a subscriber — Redis drops the subscription the moment the process's
+connection does, kill -9 included — so :meth:`Bus.alive` asks Redis and no heartbeat is needed.
+
+Messages from one process to another arrive in the order they were sent (one connection
+publishes, one listens) or not at all: pub/sub keeps nothing for a subscriber that is away. So
+whenever this process's connection to Redis breaks, or a publish fails, ``on_reset`` runs: the
+room then closes every socket whose frames travel through Redis, and the clients reconnect
+with ``since`` and catch up from the table's own state (the protocol's resync), resending what
+was not acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("thirteen.server.bus")
+
+MAX_PIPELINE = 500
+"""Messages published in one round trip at most."""
+RETRY_SECONDS = 0.5
+
+Message = dict[str, Any]
+
+
+class Bus:
+    """This process's end of the bus (``me``: its name among the room's processes)."""
+
+    def __init__(
+        self,
+        url: str,
+        me: str,
+        on_message: Callable[[Message], None],
+        on_reset: Callable[[], None],
+    ) -> None:
+        self.me = me
+        self.redis: Redis = Redis.from_url(url, health_check_interval=10)
+        self.prefix = f"thirteen:{self.redis.connection_pool.connection_kwargs.get('db', 0)}"
+        self.lobby = f"{self.prefix}:lobby"
+        self.on_message = on_message
+        self.on_reset = on_reset
+        self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = asyncio.Event()
+        self.published = 0
+        self.received = 0
+
+    async def start(self) -> None:
+        """Listen (returns once subscribed: from then on this process counts as alive)."""
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="bus-listen"),
+            asyncio.create_task(self._publish(), name="bus-publish"),
+        ]
+        await self._subscribed.wait()
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, RedisError, OSError):
+                await task
+        await self.redis.aclose()
+
+    def channel_of(self, process: str) -> str:
+        return f"{self.prefix}:p:{process}"
+
+    async def drain(self) -> None:
+        """Wait until everything sent so far is published (or given up on)."""
+        await self.outbox.join()
+
+    # ------------------------------------------------------------------ sending
+    def send(self, process: str, message: Message) -> None:
+        """Send ``message`` to ``process`` (in order with everything else sent to it)."""
+        self.outbox.put_nowait(
+            (self.channel_of(process), json.dumps(message, separators=(",", ":")))
+        )
+
+    def broadcast(self, message: Message) -> None:
+        """Send ``message`` to every process's lobby (this one's included)."""
+        self.outbox.put_nowait((self.lobby, json.dumps({**message, "from": self.me})))
+
+    async def _publish(self) -> None:
+        while True:
+            batch = [await self.outbox.get()]
+            while len(batch) < MAX_PIPELINE and not self.outbox.empty():
+                batch.append(self.outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                self.published += len(batch)
+            except (RedisError, OSError) as error:
+                log.warning(
+                    "publishing failed", extra={"messages": len(batch), "error": str(error)}
+                )
+                self.on_reset()  # what was lost is recovered by the sockets' resync
+                await asyncio.sleep(RETRY_SECONDS)
+            finally:
+                for _ in batch:
+                    self.outbox.task_done()
+
+    # ------------------------------------------------------------------ listening
+    async def _listen(self) -> None:
+        first = True
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel_of(self.me), self.lobby)
+                if not first:
+                    self.on_reset()  # whatever was sent while we were away is gone
+                first = False
+                self._subscribed.set()
+                async for raw in pubsub.listen():
+                    if raw.get("type") != "message":
+                        continue
+                    self.received += 1
+                    try:
+                        message = json.loads(raw["data"])
+                    except ValueError:
+                        continue
+                    if isinstance(message, dict):
+                        try:
+                            self.on_message(message)  # must not wait: it queues
+                        except Exception:
+                            log.exception("a bus message failed", extra={"kind": message.get("k")})
+            except (RedisError, OSError) as error:
+                log.warning("the bus connection broke; reconnecting", extra={"error": str(error)})
+                await asyncio.sleep(RETRY_SECONDS)
+            finally:
+                with contextlib.suppress(RedisError, OSError):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    # ------------------------------------------------------------------ who is there
+    async def processes(self) -> set[str]:
+        """The names of the room's live processes (each listening on its channel)."""
+        found = await self.redis.pubsub_channels(f"{self.prefix}:p:*")
+        start = len(f"{self.prefix}:p:")
+        return {(c.decode() if isinstance(c, bytes) else str(c))[start:] for c in found}
+
+    async def alive(self, process: str) -> bool:
+        counts = await self.redis.pubsub_numsub(self.channel_of(process))
+        return bool(counts and counts[0][1])
+
+
+__all__ = ["Bus", "Message"]
