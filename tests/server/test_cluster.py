@@ -14,12 +14,23 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from threading import Condition, Event, Thread
+from typing import Any
 
+import pytest
 from play import check_no_leak, decide
-from services import Postgres, RedisServer, Served, room_process, serve_in_thread, sqlite_settings
+from services import (
+    Postgres,
+    RedisServer,
+    Served,
+    free_port,
+    room_process,
+    serve_in_thread,
+    sqlite_settings,
+)
 from websockets.exceptions import ConnectionClosed
 
 from thirteen.client import RoomClient, RoomError, TableConnection
+from thirteen.engine.cards import parse_cards
 from thirteen.engine.rules import Rules, get_rules
 from thirteen.server.app import create_app
 
@@ -266,3 +277,131 @@ def test_failed_logins_count_across_processes(
                 except RoomError as e:
                     refusals.append(e.code)
         assert refusals == ["bad_login", "bad_login", "bad_login", "rate_limited"]
+
+
+def test_hints_and_evaluations_from_any_process(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """HTTP questions about a table go to the process that runs it: a practice hint asked of
+    another process is the seat's own, and an evaluation uses the table's own rules."""
+    url = postgres.new_database()
+    common = {"database_url": url, "redis_url": redis_server.url.removesuffix("/0") + "/2"}
+    first = sqlite_settings(tmp_path, **common, process_name="a")
+    second = sqlite_settings(tmp_path, **common, process_name="b")
+    with (
+        serve_in_thread(create_app(first)) as a,
+        serve_in_thread(create_app(second)) as b,
+        RoomClient(a) as boss,
+        RoomClient(b) as ann,
+    ):
+        boss.sign_up("boss", "the boss password")
+        table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic", practice=True)
+        tid = table["id"]
+        assert lease_holder(url, tid) == "a"
+        ann.sign_up("ann", "ann's password")
+        conn = ann.open_table(tid)  # relayed: the socket is b's, the table a's
+        conn.do({"type": "sit", "seat": 1, "buy_in": 200})
+        conn.wait(lambda f: bool(conn.my_turn()))
+        hint: dict[str, Any] = ann.request("GET", f"/api/tables/{tid}/hint")
+        assert hint["action"]["type"] in ("set_hand", "declare_natural", "surrender")
+        if hint["action"]["type"] == "set_hand":
+            shown = {
+                c for row in ("front", "middle", "back") for c in parse_cards(hint["action"][row])
+            }
+            assert shown == set(parse_cards((conn.me or {})["cards"]))
+        assert conn.do(hint["action"], state_id=hint["state_id"])["type"] == "ack"
+        # a refusal from the table's process comes back as itself
+        with RoomClient(b) as bob:
+            bob.sign_up("bob", "bob's password")
+            with pytest.raises(RoomError) as refused:
+                bob.request("GET", f"/api/tables/{tid}/hint")
+            assert (refused.value.status, refused.value.code) == (403, "not_seated")
+        evaluation = ann.request(
+            "GET", f"/api/tables/{tid}/evaluate?front=As%20Ad%20Kc&middle=&back="
+        )
+        assert evaluation["rows"][0]["name"].startswith("Pair")
+        conn.close()
+
+
+def test_a_process_that_joins_gets_its_share(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Tables opened while one process ran spread when a second one starts: the first hands
+    tables over between hands, and the second takes them."""
+    url = postgres.new_database()
+    redis = redis_server.url.removesuffix("/0") + "/4"
+    with (
+        room_process(url, tmp_path, process_name="one", redis_url=redis) as one,
+        RoomClient(one.url) as boss,
+    ):
+        boss.sign_up("boss", "the boss password")
+        tables = [
+            boss.create_table("chinese-2-4", seats=4, bots=2, bot_level="heuristic")["id"]
+            for _ in range(4)
+        ]
+        assert {lease_holder(url, t) for t in tables} == {"one"}
+        watches = [boss.open_table(t, watch_only=True) for t in tables]
+        with (
+            room_process(url, tmp_path, process_name="two", redis_url=redis) as two,
+            RoomClient(two.url) as at_two,
+        ):
+            holders: list[str | None] = []
+            for _ in range(200):  # each look at the database takes a moment
+                holders = [lease_holder(url, t) for t in tables]
+                if holders.count("two") == 2 and holders.count("one") == 2:
+                    break
+            assert sorted(map(str, holders)) == ["one", "one", "two", "two"], holders
+            # the sockets at the tables that moved were closed with 1012; they carry on at two
+            for watch, holder in zip(watches, holders, strict=True):
+                if holder != "two":
+                    continue
+                while watch.receive(timeout=60) is not None:
+                    pass  # the frames before the handover, then the close
+                assert watch.closed is not None
+                assert watch.closed[0] == 1012
+                watch.room = at_two
+                watch.connect(since=watch.state_id)
+                number = int((watch.view.get("hand") or {}).get("number", 0))
+                watch.wait(
+                    lambda f, n=number: (
+                        ((f.get("view") or {}).get("hand") or {}).get("number", 0) > n
+                    )
+                )
+        for watch in watches:
+            watch.close()
+
+
+def test_two_processes_may_not_share_a_name_and_redis_must_answer(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Both refused before serving, with a sentence (no traceback, no password)."""
+    url = postgres.new_database()
+    redis = redis_server.url.removesuffix("/0") + "/5"
+
+    def serve(redis_url: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "thirteen.cli", "serve", "--port", str(free_port())],
+            env={
+                **os.environ,
+                "THIRTEEN_DATABASE_URL": url,
+                "THIRTEEN_DATA_DIR": str(tmp_path),
+                "THIRTEEN_DEFAULT_TABLES": "false",
+                "THIRTEEN_REDIS_URL": redis_url,
+                "THIRTEEN_PROCESS_NAME": "same",
+            },
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    with room_process(url, tmp_path, process_name="same", redis_url=redis):
+        twin = serve(redis)
+        assert twin.returncode != 0
+        assert "Another process of this room is running as 'same'" in twin.stderr
+        assert "Traceback" not in twin.stderr
+    nowhere = serve(f"redis://:hunter2@127.0.0.1:{free_port()}/0")
+    assert nowhere.returncode != 0
+    assert "does not answer" in nowhere.stderr
+    assert "THIRTEEN_REDIS_URL" in nowhere.stderr
+    assert "hunter2" not in nowhere.stderr + nowhere.stdout
+    assert "Traceback" not in nowhere.stderr

@@ -83,10 +83,21 @@ class ChaosResult:
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """A free port **below the ephemeral range**: the room's port is free for a moment at each
+    kill, and a port the system hands out (to a test server, a client's connection) could be
+    taken in that moment; one below the range is never handed out."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    for port in random.Random().sample(range(max(1024, low - 8000), low), 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 class Lives:
@@ -356,8 +367,10 @@ def run_chaos(options: ChaosOptions, progress: Progress | None = None) -> ChaosR
                 result.outside_kills += 1
             else:
                 if process.returncode != -signal.SIGKILL:
-                    raise RuntimeError(
-                        f"the room exited with {process.returncode}; see {lives.log}"
+                    tail = lives.log.read_text(errors="replace").splitlines()[-20:]
+                    raise RuntimeError(  # the folder goes with the run: its log's end here
+                        f"the room exited with {process.returncode}; the end of its log:\n"
+                        + "\n".join(tail)
                     )
                 result.kills += 1
             lives.up.clear()

@@ -45,6 +45,7 @@ STATUS_BY_CODE = {
     "not_seated": 403,
     "not_your_turn": 409,
     "no_hint": 409,
+    "moving": 409,
 }
 
 CSP = (

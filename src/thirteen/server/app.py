@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.accounts = Accounts(db, settings)
         app.state.room = Room(db, settings, app.state.accounts, app.state.metrics)
+        app.state.room.calls["hint"] = assist.hint_call(app.state)
         await app.state.room.open()
         failpoints.arm(db, settings.chaos_kill_after)
         log.info("room open; histories signed with Ed25519 key %s", signer.key_id)

@@ -510,14 +510,14 @@ class TableOwner:
             await self._serve()
         except LeaseLostError:
             log.warning("table lost to another process", extra={"table": self.id})
-            self._abandon()
+            self.abandon()
 
     async def lose(self) -> None:
         """Another process took the table's lease: stop here (any write would be refused)."""
         await self.stop()
-        self._abandon()
+        self.abandon()
 
-    def _abandon(self) -> None:
+    def abandon(self) -> None:
         """Another process runs the table now: answer what is waiting, close every socket
         (their clients reconnect and find the table's new process), write nothing."""
         if self.abandoned:
