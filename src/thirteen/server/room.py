@@ -40,6 +40,7 @@ from thirteen.server.protocol import CLOSE_GOING_AWAY
 from thirteen.server.relay import Call, CallError, Relay
 from thirteen.server.settings import Settings
 from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
+from thirteen.server.tournaments import TournamentHook
 
 log = logging.getLogger("thirteen.server.room")
 
@@ -300,6 +301,8 @@ class Room:
             lease_token=token,
             on_lost=self._lost,
         )
+        if row.tournament_id is not None:
+            owner.hook = TournamentHook(self.db, row.tournament_id)
         self._start(owner)
         self.remote_lobby.pop(table_id, None)
         log.info(
