@@ -328,3 +328,56 @@ def test_a_sit_and_go_survives_kill_9_and_finishes_once(database_url: str, tmp_p
         text=True,
     )
     assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+def test_an_absent_player_blinds_out_and_is_never_unseated(
+    room: str, boss: RoomClient, settings: Settings
+) -> None:
+    """A registered person who never plays is dealt in every hand (the table plays for them at
+    each deadline) until the chips run out or they win; they cannot top up or leave."""
+    tid = boss.request(
+        "POST",
+        "/api/tournaments",
+        {
+            "preset": "chinese-1-6",
+            "rules": {**FAST, "set_hand_seconds": 0.3},
+            "seats": 3,
+            "buy_in": 50,
+            "starting_stack": 300,
+            "unit": 5,
+            "rise_every": 2,
+            "rise_percent": 100,
+            "payouts": [100],
+            "bot_level": "heuristic",
+        },
+    )["id"]
+    with RoomClient(room) as ann:
+        ann.sign_up("ann", "ann's password")
+        start = ann.me()["balance"]
+        ann.request("POST", f"/api/tournaments/{tid}/registration")
+        table_id = boss.request("POST", f"/api/tournaments/{tid}/bots", {})["table_id"]
+        conn = ann.open_table(table_id)
+        seat = conn.seat
+        assert seat is not None
+        assert conn.settings["tournament"] == tid
+        for action in ({"type": "top_up", "amount": 10}, {"type": "leave"}):
+            with pytest.raises(RoomError) as refused:
+                conn.do(action)
+            assert refused.value.code == "tournament_table"
+        conn.wait(lambda f: f.get("type") == "closing", timeout=240)
+        conn.close()
+        final = boss.request("GET", f"/api/tournaments/{tid}")
+        mine = next(p for p in final["players"] if p["name"] == "ann")
+        assert final["status"] == "finished"
+        assert mine["place"] in (1, 2, 3)
+        assert ann.me()["balance"] == start - 50 + (150 if mine["place"] == 1 else 0)
+        last = mine["out_at_hand"] or final["hands_played"]
+        hands = boss.request("GET", f"/api/admin/tables/{table_id}/hands")
+        for h in hands[:last]:
+            history = boss.request("GET", f"/api/admin/hands/{h['id']}")
+            timeouts = [
+                a for a in history["actions"] if a["type"] == "time_out" and a["seat"] == seat
+            ]
+            assert len(timeouts) == 1, h["number"]  # dealt in, and the table set for her
+        assert len(hands) >= 2
+    assert _audit(settings) == []
