@@ -9,7 +9,9 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -380,4 +382,43 @@ def test_an_absent_player_blinds_out_and_is_never_unseated(
             ]
             assert len(timeouts) == 1, h["number"]  # dealt in, and the table set for her
         assert len(hands) >= 2
+    assert _audit(settings) == []
+
+
+def test_six_players_race_for_four_seats(room: str, boss: RoomClient, settings: Settings) -> None:
+    """Registrations at the same moment: four get a seat, the others a refusal and their
+    chips untouched; the pool holds exactly four buy-ins."""
+    tid = boss.request(
+        "POST",
+        "/api/tournaments",
+        {"preset": "ofc", "seats": 4, "buy_in": 70, "starting_stack": 500, "unit": 100},
+    )["id"]
+    clients = [RoomClient(room) for _ in range(6)]
+    try:
+        for n, client in enumerate(clients):
+            client.sign_up(f"racer{n}", "a racer's password")
+        start = clients[0].me()["balance"]
+        gate = threading.Barrier(len(clients))
+
+        def enter(client: RoomClient) -> str:
+            gate.wait()
+            try:
+                client.request("POST", f"/api/tournaments/{tid}/registration")
+            except RoomError as e:
+                return e.code
+            return "registered"
+
+        with ThreadPoolExecutor(len(clients)) as pool:
+            answers = list(pool.map(enter, clients))
+        assert answers.count("registered") == 4, answers
+        assert set(answers) - {"registered"} <= {"tournament_full", "not_registering"}
+        balances = sorted(c.me()["balance"] for c in clients)
+        assert balances == [start - 70] * 4 + [start] * 2
+        standing = boss.request("GET", f"/api/tournaments/{tid}")
+        assert standing["registered"] == 4
+        assert standing["pool"] == 280
+        assert standing["status"] in ("running", "finished")
+    finally:
+        for client in clients:
+            client.close()
     assert _audit(settings) == []

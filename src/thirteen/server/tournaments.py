@@ -172,8 +172,16 @@ async def create_tournament(db: Database, spec: TournamentSpec) -> int:
 
 
 async def _locked(s: AsyncSession, tournament_id: int) -> Tournament:
-    """The tournament's row, locked for this transaction (PostgreSQL; SQLite has one writer)."""
-    row = await s.scalar(select(Tournament).where(Tournament.id == tournament_id).with_for_update())
+    """The tournament's row, locked for the rest of this transaction: a write comes first, so
+    on PostgreSQL the row is locked and on SQLite the database's write lock is taken before
+    anything is read (registrations for the last seat queue up instead of both taking it)."""
+    await s.execute(
+        update(Tournament)
+        .where(Tournament.id == tournament_id)
+        .values(status=Tournament.status)
+        .execution_options(synchronize_session=False)
+    )
+    row = await s.scalar(select(Tournament).where(Tournament.id == tournament_id))
     if row is None:
         raise TournamentError("no_tournament", f"There is no sit & go {tournament_id}.")
     return row
