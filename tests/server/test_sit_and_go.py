@@ -362,7 +362,12 @@ def test_an_absent_player_blinds_out_and_is_never_unseated(
         seat = conn.seat
         assert seat is not None
         assert conn.settings["tournament"] == tid
-        for action in ({"type": "top_up", "amount": 10}, {"type": "leave"}):
+        for action in (
+            {"type": "top_up", "amount": 10},
+            {"type": "leave"},
+            {"type": "sit_out"},
+            {"type": "sit", "seat": 0, "buy_in": 300},
+        ):
             with pytest.raises(RoomError) as refused:
                 conn.do(action)
             assert refused.value.code == "tournament_table"
@@ -421,4 +426,64 @@ def test_six_players_race_for_four_seats(room: str, boss: RoomClient, settings: 
     finally:
         for client in clients:
             client.close()
+    assert _audit(settings) == []
+
+
+def _cli(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "thirteen.cli", "admin", "sng", *args],
+        env={
+            **os.environ,
+            "THIRTEEN_DATABASE_URL": database_url,
+            "THIRTEEN_ARGON2_MEMORY_KIB": "8192",
+            "THIRTEEN_ARGON2_TIME_COST": "1",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_an_operator_runs_a_sit_and_go_from_the_command_line(
+    room: str, boss: RoomClient, settings: Settings
+) -> None:
+    made = _cli(
+        settings.database_url,
+        "create",
+        "--rules",
+        "ofc",
+        "--seats",
+        "2",
+        "--buy-in",
+        "40",
+        "--stack",
+        "100",
+        "--unit",
+        "4",
+        "--rise-every",
+        "1",
+        "--bot-level",
+        "heuristic",
+        "--set",
+        "showdown_seconds=0.05",
+    )
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.strip() == "Created sit & go 1."
+    bad = _cli(settings.database_url, "create", "--rules", "ofc", "--payouts", "50,40")
+    assert bad.returncode != 0
+    assert "add up to 100" in bad.stdout + bad.stderr
+    listed = _cli(settings.database_url, "list")
+    assert "registering 0/2" in listed.stdout
+    filled = _cli(settings.database_url, "bots", "1")
+    assert filled.returncode == 0, filled.stderr
+    assert "starts at table" in filled.stdout
+    table_id = boss.request("GET", "/api/tournaments/1")["table_id"]
+    # the running room picks the table up at its next look (the socket's handshake waits for
+    # it), and the bots play it out
+    watch = boss.open_table(table_id, watch_only=True)
+    watch.wait(lambda f: f.get("type") == "closing", timeout=240)
+    watch.close()
+    final = boss.request("GET", "/api/tournaments/1")
+    assert final["status"] == "finished"
+    assert sorted(p["payout"] for p in final["players"]) == [0, 80]
     assert _audit(settings) == []

@@ -743,11 +743,11 @@ class TableOwner:
             self._check_fresh(seat, request.state_id)
             assert seat is not None
             return UseTimeBank(seat=seat, seconds=seconds, at=now())
-        if self.settings.is_tournament and kind in ("sit", "leave", "top_up"):
+        if self.settings.is_tournament and kind in ("sit", "leave", "top_up", "sit_out"):
             raise ProtocolError(
                 "tournament_table",
-                "At a sit & go the room seats the players and nobody adds chips or leaves; "
-                "register for it in the lobby.",
+                "At a sit & go the room seats the players, and nobody adds chips, sits out or "
+                "leaves; an absent player is dealt in and played for.",
             )
         if kind == "sit":
             if seat is not None:
