@@ -58,6 +58,7 @@ class TournamentOut(BaseModel):
     game: str
     seats: int
     registered: int
+    entrants: list[str] = Field(description="Who registered, first come first.")
     free: int
     buy_in: int
     pool: int

@@ -428,19 +428,20 @@ async def listing(db: Database) -> list[dict[str, Any]]:
                 .order_by(Tournament.id)
             )
         ).all()
-        counts = dict(
-            (
-                await s.execute(
-                    select(TournamentEntry.tournament_id, func.count(TournamentEntry.id))
-                    .where(TournamentEntry.tournament_id.in_([r.id for r in rows]), ACTIVE)
-                    .group_by(TournamentEntry.tournament_id)
-                )
-            ).all()
-        )
-    return [_summary(r, int(counts.get(r.id, 0))) for r in rows]
+        names: dict[int, list[str]] = {r.id: [] for r in rows}
+        for tournament_id, name in (
+            await s.execute(
+                select(TournamentEntry.tournament_id, User.name)
+                .join(User, User.id == TournamentEntry.user_id)
+                .where(TournamentEntry.tournament_id.in_(names), ACTIVE)
+                .order_by(TournamentEntry.id)
+            )
+        ).all():
+            names[tournament_id].append(name)
+    return [_summary(r, len(names[r.id]), names[r.id]) for r in rows]
 
 
-def _summary(row: Tournament, registered: int) -> dict[str, Any]:
+def _summary(row: Tournament, registered: int, entrants: list[str]) -> dict[str, Any]:
     rules = get_rules(row.preset)
     payouts: list[int] = json.loads(row.payouts)
     pool = row.buy_in * registered
@@ -451,6 +452,7 @@ def _summary(row: Tournament, registered: int) -> dict[str, Any]:
         "game": rules.game,
         "seats": row.seats,
         "registered": registered,
+        "entrants": entrants,
         "free": row.seats - registered if row.status == "registering" else 0,
         "buy_in": row.buy_in,
         "pool": pool,
@@ -471,7 +473,7 @@ def _summary(row: Tournament, registered: int) -> dict[str, Any]:
 def _standings_json(
     row: Tournament, entries: list[tuple[TournamentEntry, str, str]], state: TableState | None
 ) -> dict[str, Any]:
-    out = _summary(row, len(entries))
+    out = _summary(row, len(entries), [name for _, name, _ in entries])
     chips = {}
     if state is not None:
         chips = {s.player: s.stack for s in state.seats if s is not None}
