@@ -85,3 +85,9 @@ def test_a_player_registers_unregisters_and_plays_a_sit_and_go(
     expect(play).to_be_visible()
     table_id = boss.request("GET", f"/api/tournaments/{cup['id']}")["table_id"]
     expect(play).to_have_attribute("href", f"#/table/{table_id}")
+
+    # the table page works as any table's, and says what its chips are
+    play.click()
+    expect(page).to_have_url(re.compile(f"#/table/{table_id}$"))
+    expect(page.get_by_text(re.compile("sit & go #1, 500 tournament chips each"))).to_be_visible()
+    expect(page.get_by_text(re.compile("1 point = 2 chips"))).to_be_visible()
