@@ -62,7 +62,10 @@ def _audit(settings: Settings) -> list[str]:
 
 def _watch_to_the_end(boss: RoomClient, table_id: int) -> None:
     """Watch the tournament's table until it closes (the last player standing is known)."""
-    watch = boss.open_table(table_id, watch_only=True)
+    try:
+        watch = boss.open_table(table_id, watch_only=True)
+    except RoomError:  # refused: it closed before we looked (every caller checks it finished)
+        return
     try:
         watch.wait(lambda f: f.get("type") == "closing", timeout=240)
     finally:
@@ -101,6 +104,12 @@ def test_a_sit_and_go_of_bots_plays_to_a_winner_and_pays_the_pool_exactly(
     assert started["pool"] == 4 * 333
     table_id = started["table_id"]
     assert table_id is not None
+    with pytest.raises(RoomError) as closing:  # nobody closes it but its last winner
+        boss.request("DELETE", f"/api/tables/{table_id}")
+    assert (closing.value.code, closing.value.status) in (
+        ("tournament_table", 409),
+        ("no_table", 404),  # it had finished already
+    )
     _watch_to_the_end(boss, table_id)
 
     final = boss.request("GET", f"/api/tournaments/{tid}")
@@ -487,3 +496,58 @@ def test_an_operator_runs_a_sit_and_go_from_the_command_line(
     assert final["status"] == "finished"
     assert sorted(p["payout"] for p in final["players"]) == [0, 80]
     assert _audit(settings) == []
+
+
+def test_the_audit_notices_a_tournament_that_does_not_add_up(database_url: str) -> None:
+    """Chips taken from a tournament's escrow, or a tournament finished without paying its
+    places, are reported; a place given twice is refused by the database itself."""
+    from services import run_with_db
+    from sqlalchemy import update
+    from sqlalchemy.exc import IntegrityError
+
+    from thirteen.server import tournaments as sng
+    from thirteen.server.accounts import Accounts
+    from thirteen.server.db.models import Tournament
+    from thirteen.server.settings import load_settings
+
+    async def body(db: Database) -> tuple[list[str], list[str], list[str]]:
+        accounts = Accounts(db, load_settings(argon2_memory_kib=8192, argon2_time_cost=1))
+        tid = await sng.create_tournament(
+            db, sng.TournamentSpec(preset="ofc", seats=3, buy_in=50, starting_stack=100, unit=1)
+        )
+        ann = await accounts.create_user("ann", None, "player")
+        bob = await accounts.create_user("bob", None, "player")
+        await sng.register(db, tid, ann)
+        await sng.register(db, tid, bob)
+        clean = (await audit(db)).problems
+        escrow = LedgerAccount.name == escrow_name(tid)
+        async with db.begin() as s:  # a chip leaves the escrow behind the ledger's back
+            await s.execute(
+                update(LedgerAccount).where(escrow).values(balance=LedgerAccount.balance - 1)
+            )
+        short = (await audit(db)).problems
+        async with db.begin() as s:
+            await s.execute(
+                update(LedgerAccount).where(escrow).values(balance=LedgerAccount.balance + 1)
+            )
+        with pytest.raises(IntegrityError):
+            async with db.begin() as s:
+                await s.execute(
+                    update(TournamentEntry)
+                    .where(TournamentEntry.tournament_id == tid)
+                    .values(place=2)
+                    .execution_options(synchronize_session=False)
+                )
+        async with db.begin() as s:  # finished on paper, nobody paid
+            await s.execute(
+                update(Tournament).where(Tournament.id == tid).values(status="finished")
+            )
+        unpaid = (await audit(db)).problems
+        return clean, short, unpaid
+
+    clean, short, unpaid = run_with_db(database_url, body)
+    assert clean == []
+    assert any("its escrow holds 99, not 100" in p for p in short), short
+    assert any("finished but its escrow still holds 100" in p for p in unpaid), unpaid
+    assert any("finished with places [], not 1 to 2" in p for p in unpaid), unpaid
+    assert any("paid 0 chips (0 by its entries) of a pool of 100" in p for p in unpaid), unpaid

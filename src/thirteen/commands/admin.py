@@ -183,13 +183,17 @@ def table_close(table_id: Annotated[int, typer.Argument(help="The table's id.")]
         async with db.begin() as s:
             done = await s.execute(
                 update(GameTable)
-                .where(GameTable.id == table_id, GameTable.status == "open")
+                .where(
+                    GameTable.id == table_id,
+                    GameTable.status == "open",
+                    GameTable.tournament_id.is_(None),  # a sit & go's closes when it ends
+                )
                 .values(status="closing")
             )
             return int(done.rowcount)
 
     if not _with_db(close):
-        fail(f"There is no open table {table_id}.")
+        fail(f"There is no open table {table_id} (a sit & go's table closes when it ends).")
     print(f"Table {table_id} is closing.")
 
 

@@ -51,6 +51,7 @@ STATUS_BY_CODE = {
     "already_registered": 409,
     "not_registered": 409,
     "not_registering": 409,
+    "tournament_table": 409,
 }
 
 CSP = (

@@ -8,16 +8,19 @@
 - seats: every escrow with chips belongs to a seat still taken; a closed table seats nobody;
 - sit & gos: a tournament's escrow holds every buy-in while it registers or runs and nothing
   after; a finished one placed every entrant once (1 to n) and paid out exactly its pool; a
-  cancelled one has no entrants left; a running one's table is not closed.
+  cancelled one has no entrants left; a running one's table is not closed; its table holds
+  every tournament chip dealt out (starting stack × entrants) after each hand.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from thirteen.engine.history import snapshot_from_json
 from thirteen.server import ledger
 from thirteen.server.db.models import (
     GameTable,
@@ -149,6 +152,17 @@ async def _tournaments(s: AsyncSession, tables: dict[int, GameTable]) -> list[st
                 problems.append(f"{where} is running without an open table")
             if places and places != list(range(len(entries) - len(places) + 1, len(entries) + 1)):
                 problems.append(f"{where}: places so far {places} are not the last ones")
+        table = tables.get(row.table_id) if row.table_id is not None else None
+        if table is not None:
+            state = snapshot_from_json(json.loads(table.snapshot))
+            seated = [seat.stack for seat in state.seats if seat is not None]
+            stacks = sum(seated)
+            # (once the winner has left, a snapshot may seat nobody: nothing to count)
+            if state.hands_played and seated and stacks != row.starting_stack * len(entries):
+                problems.append(
+                    f"{where}: its table holds {stacks} tournament chips after hand "
+                    f"{state.hands_played}, not {row.starting_stack} for each of {len(entries)}"
+                )
         if row.status == "finished":
             if places != list(range(1, len(entries) + 1)):
                 problems.append(f"{where} finished with places {places}, not 1 to {len(entries)}")

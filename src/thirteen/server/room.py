@@ -112,6 +112,12 @@ async def insert_table(db: Database, spec: TableSpec) -> int:
     return row.id
 
 
+def _tournament_table() -> RuleError:
+    return RuleError(
+        "tournament_table", "A sit & go's table closes by itself when its last player wins."
+    )
+
+
 class Room:
     def __init__(self, db: Database, settings: Settings, accounts: Accounts, metrics: Metrics):
         self.db = db
@@ -515,12 +521,16 @@ class Room:
         database, where its process sees it at its next look."""
         owner = self.owners.get(table_id)
         if owner is not None and owner.settings.status != "closed":
+            if owner.settings.is_tournament:
+                raise _tournament_table()
             await owner.submit(Request("close"))
             return
         async with self.db.begin() as s:
             row = await s.get(GameTable, table_id)
             if owner is not None or row is None or row.status != "open":
                 raise RuleError("no_table", f"There is no open table {table_id}.")
+            if row.tournament_id is not None:
+                raise _tournament_table()
             row.status = "closing"
 
     def lobby_frame(self) -> dict[str, Any]:

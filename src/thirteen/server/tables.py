@@ -97,6 +97,8 @@ RECENT_EVENTS = 512
 """Accepted actions whose events a reconnecting client can be sent again."""
 REMEMBERED_ANSWERS = 4096
 MOVED_SENTENCE = "This table moved to another server; reconnecting."
+HOOK_RETRY_SECONDS = 1.0
+"""How soon a table's hook (a sit & go's director) that failed is called again."""
 
 
 def now() -> float:
@@ -648,8 +650,7 @@ class TableOwner:
             await self.close_after_hand()
             self._answer(request, {"type": "closing"})
         elif request.kind == "hook":
-            if self.hook is not None:
-                await self.hook.after_hand(self)
+            await self._run_hook()
             self._answer(request, {"type": "done"})
         else:
             self._answer(request, error_frame("bad_request", "Unknown request."))
@@ -824,8 +825,8 @@ class TableOwner:
         settled = any(isinstance(e, HandSettled) for e in events)
         if settled and self.bots and not self.settings.is_tournament:
             await self._refill_bots()
-        if settled and self.hook is not None:
-            await self.hook.after_hand(self)
+        if settled:
+            await self._run_hook()
         if any(isinstance(e, HandStarted) for e in events) and not self.settings.is_tournament:
             await self._unseat_long_absent()
         if self.on_change is not None and any(
@@ -1057,6 +1058,23 @@ class TableOwner:
             if seat_state is not None and seat_state.sitting_out and seat_state.stack > 0:
                 with contextlib.suppress(RuleError):
                     await self._accept(SitIn(seat=seat, at=now()))
+
+    async def _run_hook(self) -> None:
+        """Call the table's hook; if it fails (the action that called it is written already),
+        call it again in a moment rather than answer that action with an error."""
+        if self.hook is None:
+            return
+        try:
+            await self.hook.after_hand(self)
+        except LeaseLostError:
+            raise
+        except Exception:
+            log.exception("table hook failed; trying again", extra={"table": self.id})
+            asyncio.get_running_loop().call_later(HOOK_RETRY_SECONDS, self._queue_hook)
+
+    def _queue_hook(self) -> None:
+        if not self.abandoned and self.task is not None and not self.task.done():
+            self.queue.put_nowait(Request("hook"))
 
     async def accept_here(self, action: Action, *, user_id: int | None = None) -> None:
         """Accept an action of the room's own (a tournament's seating, unit, sit-in) — only
