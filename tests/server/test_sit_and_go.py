@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -15,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from services import room_process
 from sqlalchemy import select
@@ -551,3 +553,79 @@ def test_the_audit_notices_a_tournament_that_does_not_add_up(database_url: str) 
     assert any("finished but its escrow still holds 100" in p for p in unpaid), unpaid
     assert any("finished with places [], not 1 to 2" in p for p in unpaid), unpaid
     assert any("paid 0 chips (0 by its entries) of a pool of 100" in p for p in unpaid), unpaid
+
+
+def test_a_sit_and_go_killed_at_random_write_points_pays_once(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The room kills itself (SIGKILL) at a random write point of each life — between two
+    statements, just before a commit or just after one — while a sit & go plays out; after
+    every restart it goes on, and in the end its pool is paid exactly once."""
+    rng = random.Random(1313)
+    with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
+        boss.sign_up("boss", "the boss password")
+        tid = boss.request(
+            "POST",
+            "/api/tournaments",
+            {
+                "preset": "chinese-1-6",
+                "rules": FAST,
+                "seats": 2,
+                "buy_in": 77,
+                "starting_stack": 300,
+                "unit": 5,
+                "rise_every": 2,
+                "rise_percent": 100,
+                "bot_level": "heuristic",
+            },
+        )["id"]
+        table_id = boss.request("POST", f"/api/tournaments/{tid}/bots", {})["table_id"]
+    lives = kills = 0
+    finished = False
+    while not finished:
+        lives += 1
+        assert lives <= 12, "the sit & go never finished"
+        chaos = {"chaos_kill_after": str(rng.randint(10, 90))} if lives <= 8 else {}
+        with room_process(database_url, tmp_path, bot_delay="0.02", **chaos) as served:
+            try:  # watching needs no login: nothing to redo when the room dies at once
+                with RoomClient(served.url) as look:
+                    watch = look.open_table(table_id, watch_only=True)
+                    watch.wait(lambda f: f.get("type") == "closing", timeout=120)
+                    watch.close()
+            except TimeoutError:
+                raise
+            except Exception:  # the room died under us, or the table had closed before
+                pass
+            try:
+                with RoomClient(served.url) as look:
+                    status = look.request("GET", f"/api/tournaments/{tid}")["status"]
+            except httpx.HTTPError:  # dying: the next life picks up from the database
+                served.process.wait(30)
+            if served.process.poll() is not None:
+                kills += 1
+                continue
+            finished = status == "finished"
+
+    async def paid(db: Database) -> list[tuple[str, int]]:
+        async with db.begin() as s:
+            return [
+                (key, amount)
+                for key, amount in (
+                    await s.execute(
+                        select(Transfer.key, Transfer.amount).where(
+                            Transfer.key.like(f"sng-payout:{tid}:%")
+                        )
+                    )
+                ).all()
+            ]
+
+    assert _db_url(database_url, paid) == [(f"sng-payout:{tid}:1", 154)]
+    audit = subprocess.run(
+        [sys.executable, "-m", "thirteen.cli", "admin", "audit"],
+        env={**os.environ, "THIRTEEN_DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+    )
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert kills >= 1
+    print(f"sit & go through {lives} lives, {kills} killed at a write point")
