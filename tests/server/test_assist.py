@@ -138,6 +138,9 @@ def test_a_practice_hint_is_the_strong_setters_move_and_the_table_takes_it(
         assert hint["action"]["type"] in ("set_hand", "declare_natural", "surrender")
         assert isinstance(hint["ev"], float)
         assert hint["text"].endswith(" points a hand.")
+        # a setting has no sampled risks
+        assert (hint["foul_rate"], hint["fantasyland_rate"], hint["gamble"]) == (None, None, None)
+        assert hint["options"] == []
         if hint["action"]["type"] == "set_hand":
             _mine(hint["action"], conn.me or {})
             assert set(hint["action"]) == {"type", "front", "middle", "back"}
@@ -191,6 +194,21 @@ def test_hints_play_a_whole_pineapple_hand(room: str, boss: RoomClient) -> None:
             assert hint["text"].endswith(".")
             if hint["ev"] is not None:
                 assert "expected" in hint["text"]
+            if hint["options"]:  # the bot sampled: each play's risks, the hint's first
+                assert 0 <= hint["foul_rate"] <= 1
+                assert 0 <= hint["fantasyland_rate"] <= 1
+                first = hint["options"][0]
+                assert (first["foul_rate"], first["fantasyland_rate"], first["ev"]) == (
+                    hint["foul_rate"],
+                    hint["fantasyland_rate"],
+                    hint["ev"],
+                )
+                rows = ("front", "middle", "back", "discard")
+                assert {r: first[r] for r in rows} == {r: action.get(r, "") for r in rows}
+                assert all(0 <= o["foul_rate"] <= 1 and o["deals"] > 0 for o in hint["options"])
+                assert hint["gamble"] is None or hint["gamble"] in hint["text"]
+            else:
+                assert (hint["foul_rate"], hint["fantasyland_rate"]) == (None, None)
             assert conn.do(action, state_id=hint["state_id"])["type"] == "ack"
         conn.wait(lambda f: any(e["event"] == "HandSettled" for e in f.get("events", [])))
         conn.close()

@@ -18,7 +18,15 @@ from typing import Any
 
 import pytest
 from play import check_no_leak, decide
-from services import Postgres, RedisServer, Served, room_process, serve_in_thread, sqlite_settings
+from services import (
+    Postgres,
+    RedisServer,
+    Served,
+    free_port,
+    room_process,
+    serve_in_thread,
+    sqlite_settings,
+)
 from websockets.exceptions import ConnectionClosed
 
 from thirteen.client import RoomClient, RoomError, TableConnection
@@ -361,3 +369,39 @@ def test_a_process_that_joins_gets_its_share(
                 )
         for watch in watches:
             watch.close()
+
+
+def test_two_processes_may_not_share_a_name_and_redis_must_answer(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Both refused before serving, with a sentence (no traceback, no password)."""
+    url = postgres.new_database()
+    redis = redis_server.url.removesuffix("/0") + "/5"
+
+    def serve(redis_url: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "thirteen.cli", "serve", "--port", str(free_port())],
+            env={
+                **os.environ,
+                "THIRTEEN_DATABASE_URL": url,
+                "THIRTEEN_DATA_DIR": str(tmp_path),
+                "THIRTEEN_DEFAULT_TABLES": "false",
+                "THIRTEEN_REDIS_URL": redis_url,
+                "THIRTEEN_PROCESS_NAME": "same",
+            },
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    with room_process(url, tmp_path, process_name="same", redis_url=redis):
+        twin = serve(redis)
+        assert twin.returncode != 0
+        assert "Another process of this room is running as 'same'" in twin.stderr
+        assert "Traceback" not in twin.stderr
+    nowhere = serve(f"redis://:hunter2@127.0.0.1:{free_port()}/0")
+    assert nowhere.returncode != 0
+    assert "does not answer" in nowhere.stderr
+    assert "THIRTEEN_REDIS_URL" in nowhere.stderr
+    assert "hunter2" not in nowhere.stderr + nowhere.stdout
+    assert "Traceback" not in nowhere.stderr

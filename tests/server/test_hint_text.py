@@ -78,6 +78,26 @@ def test_a_street_hint_and_a_setting_hint_carry_the_bots_expected_value() -> Non
     assert f" — expected {found.ev:+.1f} points a hand (fouls " in found.text
     assert found.text.endswith("%).")
     assert ", fantasyland " in found.text
+    # the same risks as separate figures, with the other sampled plays beside the hint
+    assert isinstance(found.foul_rate, float)
+    assert isinstance(found.fantasyland_rate, float)
+    assert f"(fouls {found.foul_rate:.0%}, fantasyland {found.fantasyland_rate:.0%})" in found.text
+    assert found.gamble is None
+    assert 2 <= len(found.options) <= 5
+    first = found.options[0]
+    assert first.placement == {
+        "front": found.action.get("front", ""),
+        "middle": found.action.get("middle", ""),
+        "back": found.action.get("back", ""),
+        "discard": "",
+    }
+    assert (first.ev, first.foul_rate, first.fantasyland_rate) == (
+        found.ev,
+        found.foul_rate,
+        found.fantasyland_rate,
+    )
+    assert all(o.deals > 0 and 0 <= o.foul_rate <= 1 for o in found.options)
+    assert len({tuple(o.placement.values()) for o in found.options}) == len(found.options)
     chinese = get_rules("chinese-1-6")
     t = deal(table_with(chinese, ["ann", "bob", "cat"]), stacked(chinese, [ENTRY]))
     setting = _hint(t, 1)
@@ -86,6 +106,8 @@ def test_a_street_hint_and_a_setting_hint_carry_the_bots_expected_value() -> Non
     assert setting.text.startswith("Back: Aces full of Fives, Middle: Two pair, Queens and Nines")
     choice = best_setting(parse_cards(ENTRY), chinese)  # per opponent; two opponents here
     assert setting.ev == choice.play_ev * 2
+    assert (setting.foul_rate, setting.fantasyland_rate, setting.gamble) == (None, None, None)
+    assert setting.options == ()
     assert isinstance(action_from_json({**setting.action, "seat": 1}), SetHand)
 
 
@@ -101,6 +123,13 @@ def test_a_street_hint_warns_of_a_gamble_in_the_words_of_solve_ofc() -> None:
     best = replace(bot.last_analysis.best, foul_rate=0.6, fantasyland_rate=0.4)
     safer = replace(bot.last_analysis.best, foul_rate=0.1, fantasyland_rate=0.0, ev=best.ev - 3)
     bot.last_analysis = replace(bot.last_analysis, options=(best, safer))
-    text = explain(rules, seen, action, bot).text
+    found = explain(rules, seen, action, bot)
+    text = found.text
     assert "(fouls 60%, fantasyland 40%). " in text
     assert text.endswith(f". {gamble_text(bot.last_analysis)}")
+    assert (found.foul_rate, found.fantasyland_rate) == (0.6, 0.4)
+    assert found.gamble == gamble_text(bot.last_analysis)
+    assert found.gamble is not None
+    assert found.gamble.startswith("A gamble: this play fouls 60% of the time; it is first ")
+    assert "because it reaches fantasyland 40%" in found.gamble
+    assert [(o.foul_rate, o.fantasyland_rate) for o in found.options] == [(0.6, 0.4), (0.1, 0.0)]

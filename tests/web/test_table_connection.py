@@ -137,6 +137,33 @@ def test_presence_and_a_hint_at_a_practice_table(boss: RoomClient, new_context: 
     expect(seat.locator(".seat-state")).to_contain_text("Disconnected", timeout=30_000)
 
 
+def test_an_ofc_hint_shows_each_plays_risks(boss: RoomClient, new_context: Any) -> None:
+    table = boss.create_table(
+        "ofc-pineapple", seats=2, bots=1, bot_level="heuristic", practice=True
+    )
+    ann = sit(new_context().new_page(), table["id"], "ann")
+    hand_cards(ann)
+    ann.get_by_role("button", name="Hint").click()
+    hint = ann.get_by_role("note", name="Hint")
+    expect(hint).to_contain_text(re.compile(r"Hint: \w"), timeout=30_000)
+    answer = ann.request.get(f"/api/tables/{table['id']}/hint").json()  # the same, kept
+    weighed = hint.get_by_role("table", name="Plays the bot weighed")
+    assert answer["options"], "a first street is weighed by sampling"
+    rows = weighed.locator("tbody tr")
+    expect(rows).to_have_count(len(answer["options"]))
+    first = answer["options"][0]
+    expect(rows.first.get_by_role("rowheader")).to_contain_text("(the hint)")
+    expect(rows.first.locator("td").nth(1)).to_have_text(f"{int(first['foul_rate'] * 100 + 0.5)}%")
+    expect(rows.first.locator("td").nth(2)).to_have_text(
+        f"{int(first['fantasyland_rate'] * 100 + 0.5)}%"
+    )
+    expect(hint.get_by_text(re.compile(r"^Hint: "))).to_contain_text(
+        f"(fouls {int(answer['foul_rate'] * 100 + 0.5)}%, "
+    )
+    gamble = hint.get_by_role("note", name="Gamble")
+    expect(gamble).to_have_count(1 if answer["gamble"] else 0)
+
+
 def test_the_rooms_state_wins_after_a_reconnection(
     boss: RoomClient, new_context: Any, page_errors: Any
 ) -> None:

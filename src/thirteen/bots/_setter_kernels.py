@@ -18,7 +18,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from thirteen.engine.evaluate import EVAL_TABLES, LOW5_TABLE, LOWFLUSH5_TABLE
+from thirteen.engine.evaluate import EVAL_TABLES, LOW5_TABLE, LOWFLUSH5_TABLE, NUM_STRENGTHS
 from thirteen.engine.rules import NATURAL_NAMES
 
 I8 = npt.NDArray[np.int8]
@@ -70,6 +70,11 @@ MODE_PLAIN = 0
 """Legal when front ≤ middle ≤ back (front keys are the front strengths)."""
 MODE_LOWBALL = 1
 """Middle ranked 2-7 lowball; legal when back ≥ front."""
+NUM_BLOCKS_MAX = NUM_STRENGTHS - 1
+ROY_OFF = 0
+ROY_WINNER = 1
+ROY_ALWAYS = 2
+"""How royalties are paid (``Rules.royalty_mode``), as the card-removal deltas take it."""
 
 
 @numba.njit(cache=True, nogil=True)
@@ -322,6 +327,109 @@ def _consider(
 
 
 @numba.njit(cache=True, nogil=True)
+def _shift(
+    value: float, d: F64, dr: F64, r: int, lo: int, hi: int, roy: float, roy_mode: int
+) -> float:
+    """Row ``r``'s linear value moved by the card-removal deltas of its win, loss and paid
+    royalty odds (see :mod:`thirteen.bots._setter_removal`)."""
+    dw = d[r, lo]
+    dl = -d[r, hi]
+    value += dw - dl
+    if roy_mode == ROY_WINNER:
+        value += roy * dw - dr[r, hi]
+    elif roy_mode == ROY_ALWAYS:
+        value -= dr[r, 0]
+    return value
+
+
+@numba.njit(cache=True, nogil=True)
+def _clamp(p: float) -> float:
+    return min(1.0, max(0.0, p))
+
+
+@numba.njit(cache=True, nogil=True)
+def _adjust_rows(
+    s5: I32,
+    s3: I32,
+    five: F64,
+    vf: F64,
+    wf: F64,
+    lf: F64,
+    lo_idx: I32,
+    hi_idx: I32,
+    d: F64,
+    dr: F64,
+    roy: F64,
+    roy_mode: int,
+) -> None:
+    """Move every five's middle and back values and odds, and every three's front ones, by the
+    hand's card-removal deltas (plain middle only)."""
+    for i in range(s5.shape[0]):
+        s = s5[i]
+        lo = lo_idx[1, s]
+        hi = hi_idx[1, s]
+        five[i, 0] = _shift(five[i, 0], d, dr, 1, lo, hi, roy[1, s], roy_mode)
+        five[i, 1] = _clamp(five[i, 1] + d[1, lo])
+        five[i, 2] = _clamp(five[i, 2] - d[1, hi])
+        lo = lo_idx[2, s]
+        hi = hi_idx[2, s]
+        five[i, 3] = _shift(five[i, 3], d, dr, 2, lo, hi, roy[2, s], roy_mode)
+        five[i, 4] = _clamp(five[i, 4] + d[2, lo])
+        five[i, 5] = _clamp(five[i, 5] - d[2, hi])
+    for j in range(s3.shape[0]):
+        s = s3[j]
+        lo = lo_idx[0, s]
+        hi = hi_idx[0, s]
+        vf[j] = _shift(vf[j], d, dr, 0, lo, hi, roy[0, s], roy_mode)
+        wf[j] = _clamp(wf[j] + d[0, lo])
+        lf[j] = _clamp(lf[j] - d[0, hi])
+
+
+BOUND_SHIFT = 6
+"""The hand's own bounds are kept per block of 64 strengths (coarser, still bounds)."""
+
+
+@numba.njit(cache=True, nogil=True)
+def _hand_bounds(s5: I32, fk: I32, five: F64, vf: F64, wf: F64, lf: F64, out: F64) -> None:
+    """Per back ``i``: bounds of the middle value, win and loss odds (best, highest, lowest)
+    over this hand's fives no stronger than it (``out[i, 0:3]``), and the same over its threes
+    whose front key is no stronger (``out[i, 3:6]``; ``-inf`` value when none is). Kept per
+    block of strengths, so fives a little stronger may count too: bounds all the same."""
+    n5 = s5.shape[0]
+    n3 = fk.shape[0]
+    blocks = (NUM_BLOCKS_MAX >> BOUND_SHIFT) + 1
+    acc = np.empty((blocks, 6))
+    for b in range(blocks):
+        acc[b, 0] = -np.inf
+        acc[b, 1] = 0.0
+        acc[b, 2] = 1.0
+        acc[b, 3] = -np.inf
+        acc[b, 4] = 0.0
+        acc[b, 5] = 1.0
+    for i in range(n5):
+        b = s5[i] >> BOUND_SHIFT
+        acc[b, 0] = max(acc[b, 0], five[i, 0])
+        acc[b, 1] = max(acc[b, 1], five[i, 1])
+        acc[b, 2] = min(acc[b, 2], five[i, 2])
+    for j in range(n3):
+        b = fk[j] >> BOUND_SHIFT
+        acc[b, 3] = max(acc[b, 3], vf[j])
+        acc[b, 4] = max(acc[b, 4], wf[j])
+        acc[b, 5] = min(acc[b, 5], lf[j])
+    for b in range(1, blocks):
+        acc[b, 0] = max(acc[b, 0], acc[b - 1, 0])
+        acc[b, 1] = max(acc[b, 1], acc[b - 1, 1])
+        acc[b, 2] = min(acc[b, 2], acc[b - 1, 2])
+        acc[b, 3] = max(acc[b, 3], acc[b - 1, 3])
+        acc[b, 4] = max(acc[b, 4], acc[b - 1, 4])
+        acc[b, 5] = min(acc[b, 5], acc[b - 1, 5])
+    for i in range(n5):
+        b = s5[i] >> BOUND_SHIFT
+        for c in range(6):
+            out[i, c] = acc[b, c]
+
+
+@numba.njit(cache=True, nogil=True)
 def search(
     cards: I8,
     sub5: I8,
@@ -356,6 +464,80 @@ def search(
     ``(front subset, middle subset, back subset)`` as indices into ``sub3``/``sub5``.
     Returns how many settings were filled (fewer than k only if fewer are legal).
     """
+    no_idx = np.zeros((3, 1), dtype=np.int32)
+    no_d = np.zeros((3, 1), dtype=np.float64)
+    return _search_impl(
+        cards,
+        sub5,
+        sub3,
+        splits,
+        key5,
+        bit,
+        rank5,
+        flush5,
+        key3,
+        rank3,
+        low5,
+        lowflush5,
+        table,
+        front_key,
+        dw3,
+        dl3,
+        dw2,
+        dl2,
+        g,
+        scoop,
+        overall,
+        mode,
+        False,
+        no_idx,
+        no_idx,
+        no_d,
+        no_d,
+        no_d,
+        ROY_OFF,
+        evs,
+        picks,
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def _search_impl(
+    cards: I8,
+    sub5: I8,
+    sub3: I8,
+    splits: I16,
+    key5: I32,
+    bit: I32,
+    rank5: I16,
+    flush5: I16,
+    key3: I32,
+    rank3: I16,
+    low5: I16,
+    lowflush5: I16,
+    table: F64,
+    front_key: I16,
+    dw3: F64,
+    dl3: F64,
+    dw2: F64,
+    dl2: F64,
+    g: int,
+    scoop: float,
+    overall: float,
+    mode: int,
+    removal: bool,
+    lo_idx: I32,
+    hi_idx: I32,
+    d: F64,
+    dr: F64,
+    roy: F64,
+    roy_mode: int,
+    evs: F64,
+    picks: I32,
+) -> int:
+    """:func:`search`; with ``removal`` every row's value and odds are first moved by the hand's
+    card-removal deltas ``d``/``dr`` (:func:`removal_deltas`), and the bounds that skip backs
+    come from this hand's own rows instead of the table's."""
     k = evs.shape[0]
     n5 = sub5.shape[0]
     n3 = sub3.shape[0]
@@ -400,13 +582,20 @@ def search(
     wf = np.empty(n3, dtype=np.float64)
     lf = np.empty(n3, dtype=np.float64)
     mask3 = np.empty(n3, dtype=np.int64)
+    s3 = np.empty(n3, dtype=np.int32)
     for j in range(n3):
         mask3[j] = (1 << sub3[j, 0]) | (1 << sub3[j, 1]) | (1 << sub3[j, 2])
         s = rank3[key3[cards[sub3[j, 0]]] + key3[cards[sub3[j, 1]]] + key3[cards[sub3[j, 2]]]]
+        s3[j] = s
         fk[j] = s if lowball else front_key[s]
         vf[j] = table[s, 0]
         wf[j] = table[s, 1]
         lf[j] = table[s, 2]
+    bounds = np.empty((1, 6))
+    if removal:
+        _adjust_rows(s5, s3, five, vf, wf, lf, lo_idx, hi_idx, d, dr, roy, roy_mode)
+        bounds = np.empty((n5, 6))
+        _hand_bounds(s5, fk, five, vf, wf, lf, bounds)
     for i in range(k):
         evs[i] = -np.inf
         picks[i, 0] = -1
@@ -470,13 +659,22 @@ def search(
         # The middle is no stronger than the back (any middle under a lowball middle), and the
         # front no stronger than the back: table[s, 9] and table[s, 10] are the best front and
         # middle values up to strength s; win odds only grow and loss odds only fall with it.
-        best_mid = vm_max if lowball else table[sb, 10]
-        w_mid = wm_max if lowball else table[sb, 4]
-        l_mid = lm_min if lowball else table[sb, 5]
-        bonus = _bonus_bound(
-            table[sb, 1], w_mid, wbb, table[sb, 2], l_mid, lbb, scoop, overall, d3, d2, l3
-        )
-        if vbb + best_mid + table[sb, 9] + bonus <= threshold:
+        if removal:
+            best_mid = bounds[back, 0]
+            w_mid = bounds[back, 1]
+            l_mid = bounds[back, 2]
+            best_front = bounds[back, 3]
+            w_front = bounds[back, 4]
+            l_front = bounds[back, 5]
+        else:
+            best_mid = vm_max if lowball else table[sb, 10]
+            w_mid = wm_max if lowball else table[sb, 4]
+            l_mid = lm_min if lowball else table[sb, 5]
+            best_front = table[sb, 9]
+            w_front = table[sb, 1]
+            l_front = table[sb, 2]
+        bonus = _bonus_bound(w_front, w_mid, wbb, l_front, l_mid, lbb, scoop, overall, d3, d2, l3)
+        if vbb + best_mid + best_front + bonus <= threshold:
             continue
         for j in range(n_splits):
             mid = splits[back, j, 0]

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from thirteen.bots import _setter_kernels as k
+from thirteen.bots._setter_removal import Removal, adjusted_odds, removal_for, search_removal
 from thirteen.bots._setter_tables import Model, SetterTablesError, model_for
 from thirteen.engine.cards import Card, check_cards, check_distinct
 from thirteen.engine.errors import CardError, RuleError
@@ -107,12 +109,23 @@ def _check_hand(cards: Sequence[Card]) -> npt.NDArray[np.int8]:
 
 
 def _search(
-    hand: npt.NDArray[np.int8], m: Model, count: int
+    hand: npt.NDArray[np.int8], m: Model, count: int, removal: Removal | None = None
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], int]:
     evs = np.empty(count, dtype=np.float64)
     picks = np.empty((count, 3), dtype=np.int32)
-    args = (hand, *k.SEARCH_TABLES, *m.search_args, evs, picks)
-    filled = k.search(*args)
+    if removal is None:
+        plain = (hand, *k.SEARCH_TABLES, *m.search_args, evs, picks)
+        filled = k.search(*plain)
+    else:
+        args: tuple[Any, ...] = (
+            hand,
+            *k.SEARCH_TABLES,
+            *m.search_args,
+            *removal.search_args,
+            evs,
+            picks,
+        )
+        filled = search_removal(*args)
     return evs, picks, int(filled)
 
 
@@ -129,14 +142,20 @@ def _play_value(m: Model, rows_value: float) -> float:
 
 
 def best_setting(
-    cards: Sequence[Card], rules: Rules | None = None, *, alternatives: int = 0
+    cards: Sequence[Card],
+    rules: Rules | None = None,
+    *,
+    alternatives: int = 0,
+    card_removal: bool = True,
 ) -> SetterChoice:
     """The best action for 13 cards at a Chinese Poker table (default rules: ``chinese-1-6``).
 
     Searches every legal setting; never returns a fouled one. Declares a natural only when the
     table pays it and it is worth more than playing; surrenders only when the table allows it and
     the best setting is expected to lose more than the surrender costs. ``alternatives`` asks
-    for that many runner-up settings too.
+    for that many runner-up settings too. With ``card_removal`` (the default) the field's row
+    odds are conditioned on these 13 cards (``docs/setter.md``, "Card removal"; a plain middle
+    only); without it they are the tables' full-deck odds (the setter before card removal).
 
     Raises :class:`CardError` unless ``cards`` are 13 distinct cards, :class:`RuleError` for
     non-Chinese rules, and :class:`SetterTablesError` if the shipped tables are damaged.
@@ -148,8 +167,10 @@ def best_setting(
     rules = get_rules("chinese-1-6") if rules is None else rules
     _check_rules(rules)
     hand = _check_hand(cards)
-    m = model_for(rules)
-    evs, picks, filled = _search(hand, m, 1 + max(0, alternatives))
+    m = model_for(rules)  # loads (and checks) the tables even when the bank's odds are used
+    removal = removal_for(rules) if card_removal else None
+    m = m if removal is None else removal.model
+    evs, picks, filled = _search(hand, m, 1 + max(0, alternatives), removal)
     if filled == 0:  # only conceivable with front_below_middle; every hand has a legal setting
         raise RuleError("no_legal_setting", "These 13 cards have no legal setting at this table.")
     action, ev = k.decide(float(evs[0]), k.natural_mask(hand), *m.decide_args)
@@ -188,19 +209,36 @@ def percentile_setting(cards: Sequence[Card], rules: Rules | None = None) -> tup
 
 
 def setting_ev(
-    rules: Rules, front: Sequence[Card], middle: Sequence[Card], back: Sequence[Card]
+    rules: Rules,
+    front: Sequence[Card],
+    middle: Sequence[Card],
+    back: Sequence[Card],
+    *,
+    card_removal: bool = True,
 ) -> float:
-    """The setter's expected units per opponent for a given setting (a fouled one included).
+    """The setter's expected units per opponent for a given setting (a fouled one included),
+    valued as :func:`best_setting` values it (``card_removal`` likewise).
 
     Raises :class:`CardError` unless the rows hold 3, 5 and 5 distinct cards.
     """
     _check_rules(rules)
-    _check_hand([*front, *middle, *back])
+    hand = _check_hand([*front, *middle, *back])
     if len(front) != 3 or len(middle) != 5:
         raise CardError("bad_row_size", "A setting has 3 cards in front, 5 in middle, 5 in back.")
-    m = model_for(rules)
+    m = model_for(rules)  # loads (and checks) the tables even when the bank's odds are used
+    removal = removal_for(rules) if card_removal else None
+    m = m if removal is None else removal.model
     fs, ms, bs = row_strengths(rules, front, middle, back)
     if is_foul(rules, fs, ms, bs):
         return -m.p_rows * (m.foul_cost + m.opp_royalties) - m.opp_naturals
-    value = k.rows_value(fs, ms, bs, *m.value_args)
-    return _play_value(m, value)
+    if removal is None:
+        value = k.rows_value(fs, ms, bs, *m.value_args)
+    else:
+        d, dr = removal.deltas(hand)
+        lin, wins, losses = adjusted_odds(removal, d, dr, m.lin, m.win, m.lose, (fs, ms, bs))
+        value = lin[0] + lin[1] + lin[2]
+        if m.scoop != 0.0 or m.overall != 0.0:
+            bonus: tuple[Any, ...] = (*wins, *losses, *m.value_args[1:5], m.grid)
+            bonus = (*bonus[:6], m.scoop, m.overall, *bonus[6:])
+            value += k.nonlinear(*bonus)
+    return _play_value(m, float(value))

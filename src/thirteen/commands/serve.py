@@ -21,6 +21,7 @@ def serve_command(
     """
     from pydantic import ValidationError
 
+    from thirteen.server.bus import BusError
     from thirteen.server.serve import serve
     from thirteen.server.settings import load_settings
     from thirteen.server.signing import SigningKeyError
@@ -37,5 +38,5 @@ def serve_command(
     )
     try:
         serve(settings, host, port)
-    except SigningKeyError as e:
+    except (SigningKeyError, BusError) as e:
         fail(str(e))

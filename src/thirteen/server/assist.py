@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from thirteen.bots.advice import gamble_text
 from thirteen.bots.base import Bot
-from thirteen.bots.ofc_mc import MonteCarloOFCBot
+from thirteen.bots.ofc_mc import Analysis, MonteCarloOFCBot
 from thirteen.bots.registry import SetterBot, make_bot
 from thirteen.engine.actions import (
     Action,
@@ -102,6 +102,19 @@ HINT_LEVEL = "strong"
 """The bot whose decision a hint is, whatever level the table's own bots play."""
 KEPT_HINTS = 64
 """Hints kept (by table, seat and decision), so asking again does not think again."""
+HINT_OPTIONS = 5
+"""The sampled options of an OFC street a hint lists, best first."""
+
+
+@dataclass(frozen=True)
+class HintOption:
+    """One sampled way to play an OFC street, with its risks."""
+
+    placement: dict[str, str]
+    ev: float | None
+    foul_rate: float
+    fantasyland_rate: float
+    deals: int
 
 
 @dataclass(frozen=True)
@@ -110,6 +123,24 @@ class Hint:
     action: dict[str, Any]
     ev: float | None
     text: str
+    foul_rate: float | None = None
+    fantasyland_rate: float | None = None
+    gamble: str | None = None
+    options: tuple[HintOption, ...] = ()
+
+
+class OptionOut(BaseModel):
+    front: str = Field(description="Cards the play adds to the front, as the room writes them.")
+    middle: str = Field(description="Cards the play adds to the middle.")
+    back: str = Field(description="Cards the play adds to the back.")
+    discard: str = Field(description='The card discarded ("" on a street without a discard).')
+    ev: float | None = Field(
+        description="Expected points for the hand against every opponent, fantasyland's worth "
+        "included (the mean over the deals this play was sampled on)."
+    )
+    foul_rate: float = Field(description="Chance (0 to 1) that this play ends in a foul.")
+    fantasyland_rate: float = Field(description="Chance (0 to 1) that it earns fantasyland.")
+    deals: int = Field(description="The sampled deals these figures come from.")
 
 
 class HintOut(BaseModel):
@@ -122,6 +153,30 @@ class HintOut(BaseModel):
         "it has no such figure (a fantasyland setting, a street with one way to play it)."
     )
     text: str = Field(description="The hint in a sentence.")
+    foul_rate: float | None = Field(
+        default=None,
+        description="The chance (0 to 1) that the hinted OFC play ends in a foul, the share of "
+        "the bot's sampled deals on which it fouled; null when the bot sampled none (a Chinese "
+        "Poker or fantasyland setting, a street with one way to play it).",
+    )
+    fantasyland_rate: float | None = Field(
+        default=None,
+        description="The chance (0 to 1) that the hinted OFC play earns fantasyland, the share "
+        "of the bot's sampled deals on which it did; null as for foul_rate.",
+    )
+    gamble: str | None = Field(
+        default=None,
+        description="When the hinted play is a gamble (it fouls at least a quarter of the time, "
+        "and clearly more often than the safer play), why it is first anyway and what the safer "
+        "play would foul and give up, in words (the sentence `thirteen solve ofc` prints); "
+        "null otherwise. The same sentence ends `text`.",
+    )
+    options: list[OptionOut] = Field(
+        default_factory=list,
+        description=f"For an OFC street, up to {HINT_OPTIONS} of the plays the bot sampled, "
+        "best first (the first is the hint): each one's expected value, foul and fantasyland "
+        "chances. Empty for any other decision.",
+    )
 
 
 def client_action(action: Action) -> dict[str, Any]:
@@ -148,6 +203,27 @@ def _expected(bot: Bot, seen: TableView, action: Action) -> float | None:
     return None
 
 
+def _figure(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _options(found: Analysis) -> tuple[HintOption, ...]:
+    sampled = [o for o in found.options if o.deals][:HINT_OPTIONS]
+    return tuple(
+        HintOption(
+            placement={
+                name: format_cards(cards)
+                for name, cards in zip((*ROWS, "discard"), o.placement, strict=True)
+            },
+            ev=_figure(o.ev),
+            foul_rate=o.foul_rate,
+            fantasyland_rate=o.fantasyland_rate,
+            deals=o.deals,
+        )
+        for o in sampled
+    )
+
+
 def _rows_text(rules: Rules, action: SetHand) -> str:
     rows = dict(zip(ROWS, (action.front, action.middle, action.back), strict=True))
     return ", ".join(f"{TITLES[r]}: {row_name(rules, r, rows[r])}" for r in reversed(ROWS))
@@ -156,6 +232,7 @@ def _rows_text(rules: Rules, action: SetHand) -> str:
 def explain(rules: Rules, seen: TableView, action: Action, bot: Bot) -> Hint:
     """The hint for ``action``, the bot's decision on the seat's view ``seen``."""
     ev = _expected(bot, seen, action)
+    risks: dict[str, Any] = {}
     after = f" — expected {ev:+.1f} points a hand" if ev is not None else ""
     if isinstance(action, SetHand):
         text = _rows_text(rules, action)
@@ -183,13 +260,19 @@ def explain(rules: Rules, seen: TableView, action: Action, bot: Bot) -> Hint:
             warning = gamble_text(found)
             if warning is not None:
                 after += ". " + warning.removesuffix(".")
+            risks = {
+                "foul_rate": best.foul_rate,
+                "fantasyland_rate": best.fantasyland_rate,
+                "gamble": warning,
+                "options": _options(found),
+            }
     elif isinstance(action, DeclareNatural):
         text = f"Declare {NATURAL_TITLES.get(action.natural, action.natural).lower()}"
     elif isinstance(action, Surrender):
         text = "Surrender this hand"
     else:  # a bot only ever decides a hand
         raise RuleError("no_hint", "There is no move to suggest here.")
-    return Hint(seen.state_id, client_action(action), ev, text + after + ".")
+    return Hint(seen.state_id, client_action(action), ev, text + after + ".", **risks)
 
 
 async def _advise(owner: TableOwner, seat: int) -> Hint:
@@ -217,6 +300,29 @@ async def hint(table_id: RowId, me: User, request: Request) -> HintOut:
     return HintOut(**found)
 
 
+def hint_out(found: Hint) -> HintOut:
+    """A hint as the API answers it."""
+    return HintOut(
+        state_id=found.state_id,
+        action=found.action,
+        ev=found.ev,
+        text=found.text,
+        foul_rate=found.foul_rate,
+        fantasyland_rate=found.fantasyland_rate,
+        gamble=found.gamble,
+        options=[
+            OptionOut(
+                **o.placement,
+                ev=o.ev,
+                foul_rate=o.foul_rate,
+                fantasyland_rate=o.fantasyland_rate,
+                deals=o.deals,
+            )
+            for o in found.options
+        ],
+    )
+
+
 def hint_call(state: Any) -> Call:
     """The practice hint as a question for the process that runs the table (this one or
     another): the hint's JSON, keeping the last :data:`KEPT_HINTS` in ``state.hints``."""
@@ -237,9 +343,7 @@ def hint_call(state: Any) -> Call:
             for old in [k for k, t in hints.items() if t.done()][: max(0, len(hints) - KEPT_HINTS)]:
                 del hints[old]
         found = await asyncio.shield(task)
-        return HintOut(
-            state_id=found.state_id, action=found.action, ev=found.ev, text=found.text
-        ).model_dump()
+        return hint_out(found).model_dump()
 
     return answer
 

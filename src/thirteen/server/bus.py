@@ -24,6 +24,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import redis
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -34,6 +35,36 @@ MAX_PIPELINE = 500
 RETRY_SECONDS = 0.5
 
 Message = dict[str, Any]
+
+
+class BusError(Exception):
+    """The bus cannot be joined (a sentence for the operator)."""
+
+
+def prefix_of(client: Redis | redis.Redis) -> str:
+    """The channels' prefix: ``thirteen:<db>`` (pub/sub ignores database numbers)."""
+    return f"thirteen:{client.connection_pool.connection_kwargs.get('db', 0)}"
+
+
+def preflight(url: str, me: str) -> None:
+    """Before serving: Redis answers, and no live process of the room has the name ``me``;
+    :class:`BusError` with a sentence otherwise (the URL's password never in it)."""
+    client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    where = client.connection_pool.connection_kwargs
+    try:
+        counts = client.pubsub_numsub(f"{prefix_of(client)}:p:{me}")
+    except (RedisError, OSError) as error:
+        raise BusError(
+            f"Redis at {where.get('host', '?')}:{where.get('port', '?')} does not answer "
+            f"({type(error).__name__}); check THIRTEEN_REDIS_URL."
+        ) from None
+    finally:
+        client.close()
+    if counts and counts[0][1]:
+        raise BusError(
+            f"Another process of this room is running as {me!r}: give each process its own "
+            "THIRTEEN_PROCESS_NAME."
+        )
 
 
 class Bus:
@@ -48,7 +79,7 @@ class Bus:
     ) -> None:
         self.me = me
         self.redis: Redis = Redis.from_url(url, health_check_interval=10)
-        self.prefix = f"thirteen:{self.redis.connection_pool.connection_kwargs.get('db', 0)}"
+        self.prefix = prefix_of(self.redis)
         self.lobby = f"{self.prefix}:lobby"
         self.on_message = on_message
         self.on_reset = on_reset
@@ -156,4 +187,4 @@ class Bus:
         return bool(counts and counts[0][1])
 
 
-__all__ = ["Bus", "Message"]
+__all__ = ["Bus", "BusError", "Message", "preflight"]

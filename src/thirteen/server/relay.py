@@ -113,7 +113,7 @@ class _Session:
     """At the owner: one relayed socket's messages, taken in the order they were sent."""
 
     watcher: RelayWatcher
-    owner: TableOwner
+    table_id: int
     inbox: asyncio.Queue[Message | None] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
 
@@ -131,9 +131,16 @@ class _Edge:
 class Relay:
     """Both ends of relayed sockets for one process."""
 
-    def __init__(self, bus: Bus, calls: dict[str, Call]) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        calls: dict[str, Call],
+        running: Callable[[int], Awaitable[TableOwner | None]],
+    ) -> None:
         self.bus = bus
         self.calls = calls
+        self.running = running
+        """The table's owner here, once it runs (waiting while this process is loading it)."""
         self.edges: dict[str, _Edge] = {}
         self.sessions: dict[str, _Session] = {}
         self.asked: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -171,13 +178,14 @@ class Relay:
         result: dict[str, Any] = reply["ok"]
         return result
 
-    def _answer(self, message: Message, owners: dict[int, TableOwner]) -> None:
-        task = asyncio.create_task(self._run_call(message, owners.get(int(message["table"]))))
+    def _answer(self, message: Message) -> None:
+        task = asyncio.create_task(self._run_call(message))
         self._answering.add(task)
         task.add_done_callback(self._answering.discard)
 
-    async def _run_call(self, message: Message, owner: TableOwner | None) -> None:
+    async def _run_call(self, message: Message) -> None:
         reply: Message = {"k": "reply", "rid": message["rid"]}
+        owner = await self.running(int(message["table"]))
         handler = self.calls.get(str(message.get("what")))
         try:
             if owner is None or handler is None:
@@ -256,25 +264,26 @@ class Relay:
             edge.watcher.close_with(int(message.get("code", CLOSE_MOVED)), str(message["why"]))
 
     # ------------------------------------------------------------------ the owner
-    def _attach(self, message: Message, owners: dict[int, TableOwner]) -> None:
+    def _attach(self, message: Message) -> None:
         sid, process = str(message["sid"]), str(message["from"])
-        owner = owners.get(int(message["table"]))
         user_id = message.get("user_id")
         watcher = RelayWatcher(
             self.bus, process, sid, int(user_id) if user_id is not None else None, message["name"]
         )
-        if owner is None or owner.task is None or owner.task.done():
-            watcher.close_with(CLOSE_MOVED, MOVED)
-            return
         since = message.get("since")
-        session = _Session(watcher, owner)
-        self.sessions[sid] = session
+        session = _Session(watcher, int(message["table"]))
+        self.sessions[sid] = session  # what the socket sends meanwhile waits in its inbox
         session.task = asyncio.create_task(
             self._serve(sid, session, since if isinstance(since, int) else None)
         )
 
     async def _serve(self, sid: str, session: _Session, since: int | None) -> None:
-        owner, watcher = session.owner, session.watcher
+        watcher = session.watcher
+        owner = await self.running(session.table_id)
+        if owner is None or owner.task is None or owner.task.done():
+            self.sessions.pop(sid, None)
+            watcher.close_with(CLOSE_MOVED, MOVED)
+            return
         try:
             await owner.submit(Request("attach", watcher=watcher, since=since))
             while (message := await session.inbox.get()) is not None:
@@ -303,17 +312,17 @@ class Relay:
             session.inbox.put_nowait(None)
 
     # ------------------------------------------------------------------ both
-    def take(self, message: Message, owners: dict[int, TableOwner]) -> bool:
+    def take(self, message: Message) -> bool:
         """Handle a relay message from the bus; ``False`` if it is not one."""
         kind = message.get("k")
         if kind in ("frame", "close"):
             self._to_edge(message)
         elif kind == "attach":
-            self._attach(message, owners)
+            self._attach(message)
         elif kind in ("message", "detach"):
             self._to_owner(message)
         elif kind == "call":
-            self._answer(message, owners)
+            self._answer(message)
         elif kind == "reply":
             self._replied(message)
         else:
@@ -347,7 +356,7 @@ class Relay:
     def table_lost(self, table_id: int) -> None:
         """This process no longer runs ``table_id``: its relayed sockets must reconnect."""
         for session in list(self.sessions.values()):
-            if session.owner.id == table_id:
+            if session.table_id == table_id:
                 session.watcher.close_with(CLOSE_MOVED, MOVED)
                 session.inbox.put_nowait(None)
 

@@ -32,7 +32,7 @@ from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
 from thirteen.engine.state import Phase, new_table
 from thirteen.server import leases, ledger
 from thirteen.server.accounts import Accounts, user_by_name
-from thirteen.server.bus import Bus, Message
+from thirteen.server.bus import Bus, BusError, Message
 from thirteen.server.db.models import GameTable, Meta
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
@@ -66,10 +66,13 @@ class TableSpec:
     sit_out_hands: int = 3
 
 
-async def insert_table(db: Database, spec: TableSpec) -> int:
+async def insert_table(
+    db: Database, spec: TableSpec, *, holder: str | None = None, lease_seconds: float = 0.0
+) -> int:
     """Write a new open table (any preset with any setting the engine accepts); its id.
 
-    A running room picks it up (:meth:`Room.discover`) and seats its bots."""
+    A running room picks it up (:meth:`Room.discover`) and seats its bots — or, with
+    ``holder``, the process of that name, which holds its lease from the start."""
     if spec.bot_level not in NAMES:
         raise RuleError("bad_table", f"Bots are {', '.join(NAMES)}, not {spec.bot_level!r}.")
     if spec.unit < 1:
@@ -106,6 +109,9 @@ async def insert_table(db: Database, spec: TableSpec) -> int:
             created_at=time.time(),
             snapshot=json.dumps(snapshot_to_json(state)),
             snapshot_state_id=0,
+            lease_owner=holder,
+            lease_token=0,
+            lease_expires=time.time() + lease_seconds if holder else 0.0,
         )
         s.add(row)
         await s.flush()
@@ -139,6 +145,8 @@ class Room:
         self.calls: dict[str, Call] = {}
         """Questions another process may ask about a table this one runs (by name)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._loading: dict[int, asyncio.Future[TableOwner | None]] = {}
+        """Tables whose lease this process took and which it is rebuilding now."""
         self._discovering = asyncio.Lock()
         self._looked = asyncio.Condition()
         """Notified after every look at the database's tables (:meth:`discover`)."""
@@ -150,7 +158,13 @@ class Room:
             self.bus = Bus(
                 self.settings.redis_url.get_secret_value(), self.me, self._heard, self._reset
             )
-            self.relay = Relay(self.bus, self.calls)
+            self.relay = Relay(self.bus, self.calls, self.running)
+            if await self.bus.alive(self.me):  # thirteen serve said so before it started
+                await self.bus.close()
+                raise BusError(
+                    f"Another process of this room is running as {self.me!r}: give each process "
+                    "its own THIRTEEN_PROCESS_NAME."
+                )
             await self.bus.start()
             self.bus.broadcast({"k": "hello"})  # every process tells us its lobby entries
         if self.settings.default_tables and await self._first_start():
@@ -294,6 +308,24 @@ class Room:
         token = await leases.acquire(self.db, table_id, self.me, self.settings.lease_seconds)
         if token is None:
             return None
+        loading = self._loading[table_id] = asyncio.get_running_loop().create_future()
+        try:
+            owner = await self._load(table_id, token)
+        finally:
+            loading.set_result(self.owners.get(table_id))
+            del self._loading[table_id]
+        return owner
+
+    async def running(self, table_id: int) -> TableOwner | None:
+        """The table's owner if it runs here — waiting while it is being rebuilt here (its
+        lease, already this process's, sends sockets here before it runs)."""
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            await asyncio.shield(loading)
+        owner = self.owners.get(table_id)
+        return owner if owner is not None and owner.settings.status != "closed" else None
+
+    async def _load(self, table_id: int, token: int) -> TableOwner:
         async with self.db.begin() as s:
             row = await s.get(GameTable, table_id)
         assert row is not None
@@ -356,10 +388,10 @@ class Room:
     async def ask(self, table_id: int, what: str, args: dict[str, Any]) -> dict[str, Any]:
         """The answer to question ``what`` about open table ``table_id`` from the process that
         runs it (this one included): :class:`RuleError` for a refusal."""
-        owner = self.owners.get(table_id)
-        if owner is not None and owner.settings.status != "closed":
-            return await self.calls[what](owner, args)
         process = await self.locate(table_id)
+        owner = await self.running(table_id)
+        if owner is not None:
+            return await self.calls[what](owner, args)
         if process is None:
             raise RuleError("no_table", f"There is no open table {table_id}.")
         if process in ("", self.me) or self.relay is None:
@@ -403,7 +435,7 @@ class Room:
 
     # ------------------------------------------------------------------ the bus
     def _heard(self, message: Message) -> None:
-        if self.relay is not None and self.relay.take(message, self.owners):
+        if self.relay is not None and self.relay.take(message):
             return
         kind, sender = message.get("k"), message.get("from")
         if sender == self.me:
@@ -484,10 +516,12 @@ class Room:
 
     async def create_table(self, spec: TableSpec) -> TableOwner:
         """Open a table and start it here, seating its bots."""
-        table_id = await insert_table(self.db, spec)
+        table_id = await insert_table(
+            self.db, spec, holder=self.me, lease_seconds=self.settings.lease_seconds
+        )
         async with self._discovering:
             owner = self.owners.get(table_id) or await self._take(table_id)
-        assert owner is not None  # a new table's lease is nobody's
+        assert owner is not None  # its lease is this process's from the start
         return owner
 
     async def _seat_bot(self, owner: TableOwner, seat: int) -> None:

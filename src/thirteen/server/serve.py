@@ -11,6 +11,7 @@ from typing import Any
 import uvicorn
 
 from thirteen.server.app import create_app
+from thirteen.server.bus import preflight
 from thirteen.server.leases import default_process_name
 from thirteen.server.logs import configure_logging
 from thirteen.server.settings import Settings
@@ -88,6 +89,8 @@ def serve(settings: Settings, host: str, port: int) -> None:
     configure_logging(settings.log_level)
     if not settings.process_name:  # the same name after a restart: it takes its tables back
         settings = settings.model_copy(update={"process_name": default_process_name(port)})
+    if settings.redis_url is not None:  # a sentence, not a traceback, when Redis is wrong
+        preflight(settings.redis_url.get_secret_value(), settings.process_name)
     app = create_app(settings)
     proxies = settings.trusted_proxies.strip()
     config = uvicorn_config(

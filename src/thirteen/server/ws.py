@@ -126,7 +126,7 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
         await _refuse(websocket, "bad_origin", "This page came from another site.", CLOSE_POLICY)
         return
     process = await room.settle(table_id) if room.accepting else None
-    owner = room.owners.get(table_id)
+    owner = await room.running(table_id)
     if process is None:
         await _refuse(websocket, "no_table", f"There is no open table {table_id}.", CLOSE_POLICY)
         return

@@ -8,6 +8,7 @@ import { TableSocket } from "../socket.js";
 import { alertNow, announce, connectionBanner, errorText, h } from "../ui.js";
 import { numberDialog } from "./dialogs.js";
 import { enableDrag } from "./drag.js";
+import { hintBody } from "./hint.js";
 import {
   boardElement,
   clock,
@@ -25,11 +26,6 @@ import { Arrangement, ROWS, ROW_NAMES } from "./setter.js";
 
 /** @param {number} n */
 const chips = (n) => n.toLocaleString("en");
-
-/** " (expected +1.5 points)" for a hint's ev, "" without one. @param {unknown} ev */
-function expected(ev) {
-  return typeof ev === "number" ? ` (expected ${ev > 0 ? "+" : ""}${ev.toFixed(1)} points)` : "";
-}
 
 const KEYS = { f: "front", m: "middle", b: "back", s: "set", backspace: "set", d: "discard" };
 const LOW_TIME = 10;
@@ -687,14 +683,8 @@ export function render(main, params) {
     const hintBox = hint
       ? h(
           "div",
-          { class: "hint", role: "note", "aria-label": "Hint" },
-          h(
-            "p",
-            {},
-            hint.thinking
-              ? "Hint: thinking…"
-              : `Hint: ${hint.text}${expected(hint.ev)}`,
-          ),
+          { class: hint.gamble ? "hint gamble" : "hint", role: "note", "aria-label": "Hint" },
+          ...hintBody(hint),
           hintAction && ["set_hand", "place"].includes(hintAction.type)
             ? button("Apply hint", () => {
                 if (a.apply(hintAction)) {
