@@ -51,6 +51,8 @@ INTERNAL_CODES = {
     "unknown_natural": "natural_not_played refuses a name the table does not pay first",
     "bad_hand_size": "a declared natural is always the 13 cards dealt",
     "bad_totals": "the engine's own check that a showdown's points add up to zero",
+    "bad_point_value": "only the room changes the unit (a sit & go's schedule)",
+    "same_point_value": "only the room changes the unit (a sit & go's schedule)",
 }
 """Codes in those sources that a client never gets, and why."""
 OWNER_REPLIES = {"attached", "detached", "resynced", "done", "stopped"}

@@ -22,6 +22,10 @@ admin_app = typer.Typer(
 )
 table_app = typer.Typer(help="Open and close tables.", no_args_is_help=True)
 admin_app.add_typer(table_app, name="table")
+sng_app = typer.Typer(
+    help="Sit & go tournaments: create, list, fill with bots, cancel.", no_args_is_help=True
+)
+admin_app.add_typer(sng_app, name="sng")
 
 T = TypeVar("T")
 
@@ -179,13 +183,17 @@ def table_close(table_id: Annotated[int, typer.Argument(help="The table's id.")]
         async with db.begin() as s:
             done = await s.execute(
                 update(GameTable)
-                .where(GameTable.id == table_id, GameTable.status == "open")
+                .where(
+                    GameTable.id == table_id,
+                    GameTable.status == "open",
+                    GameTable.tournament_id.is_(None),  # a sit & go's closes when it ends
+                )
                 .values(status="closing")
             )
             return int(done.rowcount)
 
     if not _with_db(close):
-        fail(f"There is no open table {table_id}.")
+        fail(f"There is no open table {table_id} (a sit & go's table closes when it ends).")
     print(f"Table {table_id} is closing.")
 
 
@@ -238,6 +246,114 @@ def table_list(
         print(
             f"{t['id']:>5}  {t['preset']:<24} {t['status']:<8} {t['taken']}/{t['seats']} seated  "
             f"{t['process'] or '(no process)'}  {t['name']}"
+        )
+
+
+def _overrides(items: list[str] | None) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"--set takes NAME=VALUE, not {item[:40]!r}.")
+        try:
+            overrides[key.strip()] = json.loads(raw)
+        except ValueError:
+            overrides[key.strip()] = raw
+    return overrides
+
+
+@sng_app.command("create")
+def sng_create(
+    rules: Annotated[str, typer.Option("--rules", help="A preset, e.g. chinese-1-6.")],
+    seats: Annotated[int, typer.Option(min=2, max=4, help="It starts when these fill.")] = 4,
+    buy_in: Annotated[int, typer.Option(min=1, help="Chips from each wallet.")] = 100,
+    stack: Annotated[int, typer.Option(min=1, help="Tournament chips each starts with.")] = 1000,
+    unit: Annotated[int, typer.Option(min=1, help="Tournament chips a point is worth.")] = 10,
+    rise_every: Annotated[int, typer.Option(min=1, help="The unit rises every N hands.")] = 5,
+    rise_percent: Annotated[int, typer.Option(min=0, help="By this many percent.")] = 50,
+    payouts: Annotated[
+        str | None, typer.Option(help="Percent by place, e.g. 70,30 (default 100; 70,30 at 4).")
+    ] = None,
+    bot_level: Annotated[str, typer.Option(help="The level of bots added later.")] = "strong",
+    name: Annotated[str, typer.Option(help="Its name in the lobby.")] = "",
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="A rule over the preset: NAME=VALUE (JSON value), repeatable."),
+    ] = None,
+) -> None:
+    """Create a sit & go; it starts when its seats fill (a running room then opens its table)."""
+    from thirteen.server.tournaments import TournamentSpec, create_tournament, default_payouts
+
+    try:
+        places = (
+            [int(p) for p in payouts.split(",")] if payouts is not None else default_payouts(seats)
+        )
+    except ValueError:
+        fail(f"--payouts takes whole percentages separated by commas, not {payouts!r}.")
+    spec = TournamentSpec(
+        preset=rules,
+        name=name,
+        overrides=_overrides(set_),
+        seats=seats,
+        buy_in=buy_in,
+        starting_stack=stack,
+        unit=unit,
+        rise_every=rise_every,
+        rise_percent=rise_percent,
+        payouts=places,
+        bot_level=bot_level,
+    )
+    tournament_id = _with_db(lambda db: create_tournament(db, spec))
+    print(f"Created sit & go {tournament_id}.")
+
+
+@sng_app.command("bots")
+def sng_bots(
+    tournament_id: Annotated[int, typer.Argument(help="The sit & go's id.")],
+    count: Annotated[
+        int | None, typer.Option(min=1, max=4, help="Default: every free seat.")
+    ] = None,
+) -> None:
+    """Register bots for a sit & go's free seats (the house stakes their buy-ins)."""
+    from thirteen.server.accounts import Accounts
+    from thirteen.server.settings import load_settings
+    from thirteen.server.tournaments import add_bots
+
+    settings = load_settings()
+    table_id = _with_db(lambda db: add_bots(db, Accounts(db, settings), tournament_id, count))
+    if table_id is None:
+        print(f"Bots registered for sit & go {tournament_id}.")
+    else:
+        print(f"Bots registered; sit & go {tournament_id} starts at table {table_id}.")
+
+
+@sng_app.command("cancel")
+def sng_cancel(tournament_id: Annotated[int, typer.Argument(help="The sit & go's id.")]) -> None:
+    """Cancel a sit & go before it starts: every buy-in goes back."""
+    from thirteen.server.tournaments import cancel
+
+    _with_db(lambda db: cancel(db, tournament_id))
+    print(f"Sit & go {tournament_id} is cancelled; every buy-in went back.")
+
+
+@sng_app.command("list")
+def sng_list(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Sit & gos registering or running, and those that ended in the last day."""
+    from thirteen.server.tournaments import listing
+
+    found = _with_db(listing)
+    if json_out:
+        print(json.dumps(found, indent=2))
+        return
+    if not found:
+        print("No sit & gos.")
+    for t in found:
+        table = f"table {t['table_id']}" if t["table_id"] is not None else "no table yet"
+        print(
+            f"{t['id']:>5}  {t['preset']:<24} {t['status']:<11} {t['registered']}/{t['seats']} "
+            f"buy-in {t['buy_in']:,}  pool {t['pool']:,}  {table}  {t['name']}"
         )
 
 

@@ -81,6 +81,16 @@ class UseTimeBank:
 
 @quick_init
 @dataclass(frozen=True, kw_only=True)
+class SetPointValue:
+    """Make one point worth ``value`` minor units from the next hand on (between hands only):
+    a tournament's rising unit."""
+
+    value: int
+    at: float = 0.0
+
+
+@quick_init
+@dataclass(frozen=True, kw_only=True)
 class StartHand:
     """The dealer's chance step: a new deal with this deck (see :mod:`thirteen.engine.deck`)."""
 
@@ -149,6 +159,7 @@ Action = (
     | SitIn
     | TopUp
     | UseTimeBank
+    | SetPointValue
     | StartHand
     | SetHand
     | Place
@@ -178,6 +189,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "sit_in": SitIn,
     "top_up": TopUp,
     "use_time_bank": UseTimeBank,
+    "set_point_value": SetPointValue,
     "start_hand": StartHand,
     "set_hand": SetHand,
     "place": Place,
@@ -232,7 +244,7 @@ def action_from_json(data: Any) -> Action:
         value = data[name]
         if name in _CARD_FIELDS:
             values[name] = tuple(cards_from_json(value, f"{kind} {name}"))
-        elif name in ("seat", "stack", "amount"):
+        elif name in ("seat", "stack", "amount", "value"):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _bad(f"{name} must be a whole number.")
             values[name] = value

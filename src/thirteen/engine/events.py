@@ -54,6 +54,15 @@ class TimeBankUsed:
 
 @quick_init
 @dataclass(frozen=True)
+class PointValueSet:
+    """One point is worth ``value`` minor units from the next hand on (was ``previous``)."""
+
+    value: int
+    previous: int
+
+
+@quick_init
+@dataclass(frozen=True)
 class PlayerSatOut:
     seat: int
     reason: str  # "asked", "timed out", "no chips"
@@ -186,6 +195,7 @@ Event = (
     | PlayerSatIn
     | PlayerToppedUp
     | TimeBankUsed
+    | PointValueSet
     | HandStarted
     | CardsDealt
     | TurnStarted

@@ -33,6 +33,7 @@ from thirteen.engine.actions import (
     Leave,
     Place,
     SetHand,
+    SetPointValue,
     Sit,
     SitIn,
     SitOut,
@@ -63,6 +64,7 @@ from thirteen.engine.events import (
     PlayerSatIn,
     PlayerSatOut,
     PlayerToppedUp,
+    PointValueSet,
     TimeBankUsed,
     TimedOut,
     TurnStarted,
@@ -203,6 +205,29 @@ def _use_time_bank(state: TableState, now: float, action: Action) -> tuple[Table
     deadline = board.deadline + action.seconds
     new = _replace_board(state, index, replace(board, deadline=deadline))
     return new, [TimeBankUsed(action.seat, action.seconds, deadline)]
+
+
+MAX_POINT_VALUE = 10**12
+"""The most one point may be worth (a sanity bound, as the largest buy-in)."""
+
+
+def _set_point_value(
+    state: TableState, now: float, action: Action
+) -> tuple[TableState, list[Event]]:
+    assert isinstance(action, SetPointValue)
+    value = action.value
+    if state.phase == Phase.PLAYING:
+        raise _illegal("in_hand", "The unit changes between hands, once this hand is over.")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_POINT_VALUE:
+        raise _illegal(
+            "bad_point_value",
+            f"A point is worth 1 to {MAX_POINT_VALUE:,} minor units, not {value!r}.",
+        )
+    previous = state.config.point_value
+    if value == previous:
+        raise _illegal("same_point_value", f"A point is already worth {value}.")
+    config = replace(state.config, point_value=value)
+    return evolve(state, config=config), [PointValueSet(value, previous)]
 
 
 def _sit_out(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -691,6 +716,7 @@ _HANDLERS: dict[type, Handler] = {
     SitIn: _sit_in,
     TopUp: _top_up,
     UseTimeBank: _use_time_bank,
+    SetPointValue: _set_point_value,
     StartHand: _start_hand,
     SetHand: _set_hand,
     DeclareNatural: _declare_natural,

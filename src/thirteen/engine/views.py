@@ -128,6 +128,8 @@ class TableView:
     next_deal_at: float | None
     seats: tuple[SeatView | None, ...]
     hand: HandView | None
+    point_value: int = 1
+    """Minor units of money (or tournament chips) one point is worth now."""
 
 
 def _rows_visible(state: TableState, board: Board, viewer: int | None) -> bool:
@@ -264,6 +266,7 @@ def view(state: TableState, viewer: int | None) -> TableView:
         next_deal_at=state.next_deal_at,
         seats=seats,
         hand=hand_view,
+        point_value=state.config.point_value,
     )
 
 

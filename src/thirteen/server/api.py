@@ -46,6 +46,12 @@ STATUS_BY_CODE = {
     "not_your_turn": 409,
     "no_hint": 409,
     "moving": 409,
+    "no_tournament": 404,
+    "tournament_full": 409,
+    "already_registered": 409,
+    "not_registered": 409,
+    "not_registering": 409,
+    "tournament_table": 409,
 }
 
 CSP = (

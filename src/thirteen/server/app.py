@@ -12,7 +12,17 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
 import thirteen
-from thirteen.server import api, assist, histories, leaderboards, lobby, routes, web, ws
+from thirteen.server import (
+    api,
+    assist,
+    histories,
+    leaderboards,
+    lobby,
+    routes,
+    tournament_routes,
+    web,
+    ws,
+)
 from thirteen.server.accounts import Accounts
 from thirteen.server.db import failpoints
 from thirteen.server.db.session import Database, migrate
@@ -64,7 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.throttle = Throttle(settings)
     app.state.leaderboards = leaderboards.BoardCache()
     api.install(app)
-    for module in (routes, lobby, assist, histories, leaderboards, ws):
+    for module in (routes, lobby, assist, histories, leaderboards, tournament_routes, ws):
         app.include_router(module.router)
 
     @app.get("/metrics", include_in_schema=False)

@@ -5,18 +5,35 @@
   the house issued;
 - hands: every hand is settled exactly once or voided (a hand still playing only at an open
   table, and only its latest), each settled hand's pot is empty and its results sum to zero;
-- seats: every escrow with chips belongs to a seat still taken; a closed table seats nobody.
+- seats: every escrow with chips belongs to a seat still taken; a closed table seats nobody;
+- sit & gos: a tournament's escrow holds every buy-in while it registers or runs and nothing
+  after; a finished one placed every entrant once (1 to n) and paid out exactly its pool; a
+  cancelled one has no entrants left; a running one's table is not closed; its table holds
+  every tournament chip dealt out (starting stack × entrants) after each hand.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from thirteen.engine.history import snapshot_from_json
 from thirteen.server import ledger
-from thirteen.server.db.models import GameTable, Hand, HandSeat, LedgerAccount, Sitting
+from thirteen.server.db.models import (
+    GameTable,
+    Hand,
+    HandSeat,
+    LedgerAccount,
+    Sitting,
+    Tournament,
+    TournamentEntry,
+    Transfer,
+)
 from thirteen.server.db.session import Database
+from thirteen.server.tournaments import escrow_name, is_escrow
 
 
 @dataclass
@@ -75,7 +92,7 @@ async def audit(db: Database) -> AuditReport:
             await s.scalars(select(LedgerAccount).where(LedgerAccount.kind == "escrow"))
         ).all()
         for escrow in escrows:
-            if escrow.balance and escrow.id not in open_escrows:
+            if escrow.balance and escrow.id not in open_escrows and not is_escrow(escrow.name):
                 report.problems.append(
                     f"escrow {escrow.name} holds {escrow.balance} chips but its seat was left"
                 )
@@ -85,7 +102,79 @@ async def audit(db: Database) -> AuditReport:
                 report.problems.append(
                     f"table {sitting.table_id} is closed but seat {sitting.seat} is still taken"
                 )
+        report.problems.extend(await _tournaments(s, tables))
     return report
+
+
+async def _tournaments(s: AsyncSession, tables: dict[int, GameTable]) -> list[str]:
+    problems: list[str] = []
+    escrows = {
+        a.name: a.balance
+        for a in (await s.scalars(select(LedgerAccount).where(LedgerAccount.kind == "escrow")))
+        if is_escrow(a.name)
+    }
+    paid = dict(
+        (
+            await s.execute(
+                select(Transfer.debit_id, func.sum(Transfer.amount))
+                .where(Transfer.reason == "sng-payout")
+                .group_by(Transfer.debit_id)
+            )
+        ).all()
+    )
+    ids = {
+        a.name: a.id
+        for a in (await s.scalars(select(LedgerAccount).where(LedgerAccount.kind == "escrow")))
+    }
+    for row in (await s.scalars(select(Tournament).order_by(Tournament.id))).all():
+        where = f"sit & go {row.id}"
+        entries = (
+            await s.scalars(
+                select(TournamentEntry).where(
+                    TournamentEntry.tournament_id == row.id, TournamentEntry.withdrawn_at.is_(None)
+                )
+            )
+        ).all()
+        pool = row.buy_in * len(entries)
+        held = escrows.get(escrow_name(row.id), 0)
+        places = sorted(e.place for e in entries if e.place is not None)
+        if len(entries) > row.seats:
+            problems.append(f"{where} has {len(entries)} entrants for {row.seats} seats")
+        if row.status in ("registering", "running") and held != pool:
+            problems.append(f"{where} is {row.status}: its escrow holds {held}, not {pool}")
+        if row.status in ("finished", "cancelled") and held != 0:
+            problems.append(f"{where} is {row.status} but its escrow still holds {held}")
+        if len(places) != len(set(places)):
+            problems.append(f"{where} gave a place twice: {places}")
+        if row.status == "running":
+            table = tables.get(row.table_id) if row.table_id is not None else None
+            if table is None or table.status == "closed":
+                problems.append(f"{where} is running without an open table")
+            if places and places != list(range(len(entries) - len(places) + 1, len(entries) + 1)):
+                problems.append(f"{where}: places so far {places} are not the last ones")
+        table = tables.get(row.table_id) if row.table_id is not None else None
+        if table is not None:
+            state = snapshot_from_json(json.loads(table.snapshot))
+            seated = [seat.stack for seat in state.seats if seat is not None]
+            stacks = sum(seated)
+            # (once the winner has left, a snapshot may seat nobody: nothing to count)
+            if state.hands_played and seated and stacks != row.starting_stack * len(entries):
+                problems.append(
+                    f"{where}: its table holds {stacks} tournament chips after hand "
+                    f"{state.hands_played}, not {row.starting_stack} for each of {len(entries)}"
+                )
+        if row.status == "finished":
+            if places != list(range(1, len(entries) + 1)):
+                problems.append(f"{where} finished with places {places}, not 1 to {len(entries)}")
+            payouts = sum(e.payout or 0 for e in entries)
+            out = int(paid.get(ids.get(escrow_name(row.id), -1), 0) or 0)
+            if payouts != pool or out != pool:
+                problems.append(
+                    f"{where} paid {out} chips ({payouts} by its entries) of a pool of {pool}"
+                )
+        if row.status == "cancelled" and entries:
+            problems.append(f"{where} was cancelled with {len(entries)} entrants left")
+    return problems
 
 
 __all__ = ["AuditReport", "audit"]

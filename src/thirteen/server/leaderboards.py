@@ -15,7 +15,8 @@ What the boards count, where the issue left it open:
   at 1-6 scoring; in OFC, royalties or a fantasyland usually). The same units in every game, so
   that the count compares like net units do.
 - **Hands**: settled hands the account was dealt into; a voided hand (nothing moved) does not
-  count, nor does any hand at a ``practice`` table (the strong bot gives hints there).
+  count, nor does any hand at a ``practice`` table (the strong bot gives hints there), nor at a
+  sit & go's table (tournament chips, at a unit that rises, are not money).
 - **Ranked**: an account needs :data:`MIN_HANDS` hands in the period (``min_hands`` overrides
   it), so a single lucky hand does not top the all-time board. Rank ties share a rank (1, 2, 2,
   4), ordered by net units, then by more hands, then by name.
@@ -168,6 +169,7 @@ def _aggregate(
         Hand.status == literal_column("'settled'"),
         HandSeat.delta.is_not(None),
         GameTable.practice.is_(False),
+        GameTable.tournament_id.is_(None),  # tournament chips, at a unit that rises: not money
         User.role.in_(ROLES[who]),
     ]
     if presets is not None:

@@ -62,6 +62,8 @@ class TableOut(BaseModel):
     status: str
     hands_per_hour: int
     timers: dict[str, float]
+    tournament: int | None = None
+    """The sit & go this table plays (its stacks are tournament chips), else ``null``."""
 
 
 class Lobby(BaseModel):

@@ -40,6 +40,7 @@ from thirteen.server.protocol import CLOSE_GOING_AWAY
 from thirteen.server.relay import Call, CallError, Relay
 from thirteen.server.settings import Settings
 from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
+from thirteen.server.tournaments import TournamentHook
 
 log = logging.getLogger("thirteen.server.room")
 
@@ -115,6 +116,12 @@ async def insert_table(
         s.add(row)
         await s.flush()
     return row.id
+
+
+def _tournament_table() -> RuleError:
+    return RuleError(
+        "tournament_table", "A sit & go's table closes by itself when its last player wins."
+    )
 
 
 class Room:
@@ -332,6 +339,8 @@ class Room:
             lease_token=token,
             on_lost=self._lost,
         )
+        if row.tournament_id is not None:
+            owner.hook = TournamentHook(self.db, row.tournament_id)
         self._start(owner)
         self.remote_lobby.pop(table_id, None)
         log.info(
@@ -546,12 +555,16 @@ class Room:
         database, where its process sees it at its next look."""
         owner = self.owners.get(table_id)
         if owner is not None and owner.settings.status != "closed":
+            if owner.settings.is_tournament:
+                raise _tournament_table()
             await owner.submit(Request("close"))
             return
         async with self.db.begin() as s:
             row = await s.get(GameTable, table_id)
             if owner is not None or row is None or row.status != "open":
                 raise RuleError("no_table", f"There is no open table {table_id}.")
+            if row.tournament_id is not None:
+                raise _tournament_table()
             row.status = "closing"
 
     def lobby_frame(self) -> dict[str, Any]:

@@ -23,7 +23,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -97,6 +97,8 @@ RECENT_EVENTS = 512
 """Accepted actions whose events a reconnecting client can be sent again."""
 REMEMBERED_ANSWERS = 4096
 MOVED_SENTENCE = "This table moved to another server; reconnecting."
+HOOK_RETRY_SECONDS = 1.0
+"""How soon a table's hook (a sit & go's director) that failed is called again."""
 
 
 def now() -> float:
@@ -166,7 +168,7 @@ class Seated:
 class Request:
     """Something for the owner to do, with a future for its answer."""
 
-    kind: str  # "action", "bot", "attach", "detach", "resync", "close", "stop"
+    kind: str  # "action", "bot", "attach", "detach", "resync", "close", "hook", "stop"
     watcher: Watcher | None = None
     user_id: int | None = None
     name: str | None = None
@@ -195,6 +197,12 @@ class TableSettings:
     status: str
     time_bank_seconds: float = 30.0
     sit_out_hands: int = 3
+    tournament_id: int | None = None
+    """The sit & go this table plays: its stacks are tournament chips, never money."""
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.tournament_id is not None
 
     def to_json(self, rules: Rules) -> dict[str, Any]:
         return {
@@ -213,6 +221,7 @@ class TableSettings:
             "time_bank_seconds": self.time_bank_seconds,
             "sit_out_hands": self.sit_out_hands,
             "status": self.status,
+            "tournament": self.tournament_id,
             "rules": rules.to_dict(),
         }
 
@@ -280,6 +289,8 @@ class _Commit:
     history: str | None
     snapshot: str | None
     lease_token: int
+    tournament: bool = False
+    """A sit & go's table: seats, hands and leaving move no money (tournament chips)."""
 
     def __call__(self, conn: Connection) -> _Written:
         fence_sync(conn, self.table_id, self.lease_token)
@@ -300,7 +311,7 @@ class _Commit:
             if isinstance(event, PlayerSat):
                 assert self.user_id is not None
                 pending[event.seat] = self._buy_in(conn, event, self.user_id)
-            elif isinstance(event, PlayerToppedUp):
+            elif isinstance(event, PlayerToppedUp) and not self.tournament:
                 who = self.seated[event.seat]
                 ledger.transfer_sync(
                     conn,
@@ -349,15 +360,18 @@ class _Commit:
         escrow_id = ledger.account_id_sync(
             conn, f"escrow:t{self.table_id}:s{event.seat}:j{self.state_id}", "escrow", user_id
         )
-        ledger.transfer_sync(
-            conn,
-            key=f"buy-in:t{self.table_id}:j{self.state_id}",
-            debit_id=ledger.account_id_sync(conn, ledger.wallet_name(user_id), "wallet", user_id),
-            credit_id=escrow_id,
-            amount=event.stack,
-            reason="buy-in",
-            memo=f"{self.table_name}, seat {event.seat}",
-        )
+        if not self.tournament:  # a sit & go's seat stays an empty escrow: its buy-in is paid
+            ledger.transfer_sync(
+                conn,
+                key=f"buy-in:t{self.table_id}:j{self.state_id}",
+                debit_id=ledger.account_id_sync(
+                    conn, ledger.wallet_name(user_id), "wallet", user_id
+                ),
+                credit_id=escrow_id,
+                amount=event.stack,
+                reason="buy-in",
+                memo=f"{self.table_name}, seat {event.seat}",
+            )
         sitting = conn.execute(
             _OPEN_SITTING,
             {
@@ -399,6 +413,15 @@ class _Commit:
         )
         if flipped.rowcount != 1:
             raise RuntimeError(f"hand {hand_id} is not in play; it cannot be settled again")
+        if self.tournament:  # tournament chips: the hand is recorded, no money moves
+            conn.execute(
+                _HAND_SEAT_DELTA,
+                [
+                    {"h_id": hand_id, "h_seat": seat, "h_delta": delta}
+                    for seat, delta in zip(event.seats, event.deltas, strict=True)
+                ],
+            )
+            return
         # losers pay into the pot, winners are paid from it: one transfer each, keyed by seat
         ledger.settle_pot_sync(
             conn,
@@ -420,6 +443,13 @@ class _Commit:
 
 
 BotFactory = Callable[[str, Rules], Bot]
+
+
+class TableHook(Protocol):
+    """What a table's owner asks of whatever runs a tournament at it (:mod:`.tournaments`):
+    called by the owner's own task when it starts and after every hand settles."""
+
+    async def after_hand(self, owner: TableOwner) -> None: ...
 
 
 class TableOwner:
@@ -470,6 +500,8 @@ class TableOwner:
         self._presence: list[int] = []
         """The connected seats the watchers were last told of."""
         self.abandoned = False
+        self.hook: TableHook | None = None
+        """A sit & go's director (:mod:`.tournaments`), set before :meth:`start`."""
 
     @property
     def id(self) -> int:
@@ -484,6 +516,8 @@ class TableOwner:
         for seat, who in self.seated.items():
             if who.is_bot:
                 self.bots[seat] = make_bot(self.settings.bot_level, self.rules)
+        if self.hook is not None:  # before any deal: seats, places and the unit as they must be
+            self.queue.put_nowait(Request("hook"))
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
         self._schedule_bots()
 
@@ -613,11 +647,11 @@ class TableOwner:
             await self._bot_action(request)
             self._answer(request, {"type": "done"})
         elif request.kind == "close":
-            self.settings = replace(self.settings, status="closing")
-            await self._set_status("closing")
-            if self.state.phase != Phase.PLAYING:
-                await self._close_seats()
+            await self.close_after_hand()
             self._answer(request, {"type": "closing"})
+        elif request.kind == "hook":
+            await self._run_hook()
+            self._answer(request, {"type": "done"})
         else:
             self._answer(request, error_frame("bad_request", "Unknown request."))
 
@@ -710,6 +744,12 @@ class TableOwner:
             self._check_fresh(seat, request.state_id)
             assert seat is not None
             return UseTimeBank(seat=seat, seconds=seconds, at=now())
+        if self.settings.is_tournament and kind in ("sit", "leave", "top_up", "sit_out"):
+            raise ProtocolError(
+                "tournament_table",
+                "At a sit & go the room seats the players, and nobody adds chips, sits out or "
+                "leaves; an absent player is dealt in and played for.",
+            )
         if kind == "sit":
             if seat is not None:
                 raise ProtocolError("already_seated", "You already have a seat at this table.")
@@ -782,9 +822,12 @@ class TableOwner:
         self._broadcast(events)
         self.metrics.action_seconds.observe(time.perf_counter() - started)
         self._schedule_bots()
-        if any(isinstance(e, HandSettled) for e in events) and self.bots:
+        settled = any(isinstance(e, HandSettled) for e in events)
+        if settled and self.bots and not self.settings.is_tournament:
             await self._refill_bots()
-        if any(isinstance(e, HandStarted) for e in events):
+        if settled:
+            await self._run_hook()
+        if any(isinstance(e, HandStarted) for e in events) and not self.settings.is_tournament:
             await self._unseat_long_absent()
         if self.on_change is not None and any(
             isinstance(e, PlayerSat | PlayerLeft | HandStarted | HandSettled) for e in events
@@ -828,6 +871,7 @@ class TableOwner:
             history=history,
             snapshot=snapshot,
             lease_token=self.lease_token,
+            tournament=self.settings.is_tournament,
         )
         written = await self.db.write(work)
         if written.hand_id is not None:
@@ -1015,6 +1059,35 @@ class TableOwner:
                 with contextlib.suppress(RuleError):
                     await self._accept(SitIn(seat=seat, at=now()))
 
+    async def _run_hook(self) -> None:
+        """Call the table's hook; if it fails (the action that called it is written already),
+        call it again in a moment rather than answer that action with an error."""
+        if self.hook is None:
+            return
+        try:
+            await self.hook.after_hand(self)
+        except LeaseLostError:
+            raise
+        except Exception:
+            log.exception("table hook failed; trying again", extra={"table": self.id})
+            asyncio.get_running_loop().call_later(HOOK_RETRY_SECONDS, self._queue_hook)
+
+    def _queue_hook(self) -> None:
+        if not self.abandoned and self.task is not None and not self.task.done():
+            self.queue.put_nowait(Request("hook"))
+
+    async def accept_here(self, action: Action, *, user_id: int | None = None) -> None:
+        """Accept an action of the room's own (a tournament's seating, unit, sit-in) — only
+        from the owner's task: from a :class:`TableHook`, which it calls."""
+        await self._accept(action, user_id=user_id)
+
+    async def close_after_hand(self) -> None:
+        """Close the table: now between hands, else once the hand in play has settled."""
+        self.settings = replace(self.settings, status="closing")
+        await self._set_status("closing")
+        if self.state.phase != Phase.PLAYING:
+            await self._close_seats()
+
     async def _set_status(self, status: str) -> None:
         async with self.db.begin() as s:
             await fence(s, self.id, self.lease_token)
@@ -1118,6 +1191,7 @@ async def load_owner(
         time_bank_seconds=row.time_bank_seconds,
         sit_out_hands=row.sit_out_hands,
         status=row.status,
+        tournament_id=row.tournament_id,
     )
     owner = TableOwner(
         db,

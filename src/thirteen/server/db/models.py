@@ -144,6 +144,8 @@ class GameTable(Base):
     writer's, so a process that lost the table can no longer write to it."""
     lease_expires: Mapped[float] = mapped_column(Float, default=0.0)
     """Until when the owner's lease holds unless renewed (another process may take it after)."""
+    tournament_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    """The sit & go this table plays (its stacks are tournament chips, not money)."""
 
     __table_args__ = (
         CheckConstraint("status IN ('open', 'closing', 'closed')", name="table_status"),
@@ -249,6 +251,76 @@ class HandSeat(Base):
     delta: Mapped[int | None] = mapped_column(BigInteger)
 
 
+class Tournament(Base):
+    """A sit & go: it starts when its seats fill; the buy-ins wait in its escrow account
+    (``sng:{id}``) until the last player standing is known, then go out by ``payouts``.
+
+    The unit starts at ``unit`` and rises every ``rise_every`` hands by ``rise_percent``
+    (at least by one); stacks are ``starting_stack`` tournament chips each."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    preset: Mapped[str] = mapped_column(String(48))
+    rules: Mapped[str] = mapped_column(Text)
+    """The engine's ``Rules.to_dict()`` as JSON (the preset with the overrides)."""
+    seats: Mapped[int] = mapped_column(Integer)
+    buy_in: Mapped[int] = mapped_column(BigInteger)
+    starting_stack: Mapped[int] = mapped_column(BigInteger)
+    unit: Mapped[int] = mapped_column(BigInteger)
+    rise_every: Mapped[int] = mapped_column(Integer)
+    rise_percent: Mapped[int] = mapped_column(Integer)
+    payouts: Mapped[str] = mapped_column(Text)
+    """JSON list: the percentage of the pool paid to 1st, 2nd, … place (sums to 100)."""
+    bot_level: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float)
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
+
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('registering', 'running', 'finished', 'cancelled')",
+            name="tournament_status",
+        ),
+        CheckConstraint("seats BETWEEN 2 AND 4", name="tournament_seats"),
+        CheckConstraint("buy_in >= 0 AND starting_stack > 0", name="tournament_money"),
+    )
+
+
+class TournamentEntry(Base):
+    """A player registered for a sit & go; ``place`` and ``payout`` once they are out or won."""
+
+    __tablename__ = "tournament_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    registered_at: Mapped[float] = mapped_column(Float)
+    place: Mapped[int | None] = mapped_column(Integer)
+    payout: Mapped[int | None] = mapped_column(BigInteger)
+    out_at_hand: Mapped[int | None] = mapped_column(Integer)
+    """The hand that took the last of their chips (``None`` for the winner)."""
+    withdrawn_at: Mapped[float | None] = mapped_column(Float)
+    """When they unregistered (buy-in refunded); the row stays, so its transfers' keys
+    (``sng-buy-in:{tournament}:{entry}``) are never used by another registration."""
+
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "place", name="tournament_place_once"),
+        Index("tournament_entries_user", "user_id"),
+        Index(
+            "tournament_entry_once",
+            "tournament_id",
+            "user_id",
+            unique=True,
+            sqlite_where=text("withdrawn_at IS NULL"),
+            postgresql_where=text("withdrawn_at IS NULL"),
+        ),
+    )
+
+
 class Meta(Base):
     """Small facts about this database (its signing key's id, when it was created)."""
 
@@ -269,6 +341,8 @@ __all__ = [
     "Session",
     "Sitting",
     "Ticket",
+    "Tournament",
+    "TournamentEntry",
     "Transfer",
     "User",
 ]

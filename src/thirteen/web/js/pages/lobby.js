@@ -1,6 +1,7 @@
 // The lobby (#/lobby): every open table, live from /ws/lobby (reconnecting after a loss), with
 // filters (game, free seats, stakes, practice) that apply as they change; Join and Watch per
-// table; for admins, Create table (a dialog) and Close (with a confirmation).
+// table; for admins, Create table (a dialog) and Close (with a confirmation). Below, the sit &
+// gos (./sitandgo.js), looked at again whenever the feed moves.
 
 import { currentAccount, onAccount, request, socketUrl } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
@@ -14,13 +15,14 @@ import {
   rememberReturn,
   uid,
 } from "./common.js";
+import { sitAndGoSection } from "./sitandgo.js";
 
 /**
  * @typedef {{id: number, name: string, preset: string, game: string, scoring: string,
  *   unit: number, min_buy_in: number, max_buy_in: number, seats: number, taken: number,
  *   free: number, players: string[], bots: number, bot_level: string, practice: boolean,
  *   time_bank_seconds: number, sit_out_hands: number, status: string, hands_per_hour: number,
- *   timers: Record<string, number>}} LobbyTable
+ *   timers: Record<string, number>, tournament?: number | null}} LobbyTable
  * @typedef {{game: string, free: string, unitMin: string, unitMax: string, kind: string,
  *   sort: string, descending: boolean}} Filters
  */
@@ -304,7 +306,8 @@ export function render(main) {
     h("details", { class: "filter-box" }, filterSummary, filterForm)
   );
   filterBox.open = !window.matchMedia("(max-width: 760px)").matches;
-  main.append(h("div", { class: "page wide" }, head, filterBox, count, list, empty));
+  const sng = sitAndGoSection();
+  main.append(h("div", { class: "page wide" }, head, filterBox, count, list, empty, sng.element));
 
   /** A column's header: a button that sorts by it when it can. @param {string} name */
   function columnHeader(name) {
@@ -351,13 +354,14 @@ export function render(main) {
     }
     let reason = "";
     if (t.status !== "open") reason = "Closing";
+    else if (t.tournament) reason = "A sit & go: its players only";
     else if (t.free <= 0) reason = "Table full";
     else if (!account) reason = "Log in to join";
     if (!reason) {
       return [h("a", { class: "button primary", href: `#/table/${t.id}/join`, "aria-label": `Join ${label}` }, "Join")];
     }
     const why = uid("why");
-    const because = !account && t.status === "open" && t.free > 0
+    const because = !account && t.status === "open" && t.free > 0 && !t.tournament
       ? [
           h("a", { href: "#/login", onclick: () => rememberReturn(`#/table/${t.id}/join`) }, "Log in"),
           " to join",
@@ -494,6 +498,7 @@ export function render(main) {
       received = true;
       tables = new Map(list.map((t) => [t.id, t]));
       draw();
+      sng.refresh();
     },
     (state) => {
       connection.textContent =
@@ -501,7 +506,10 @@ export function render(main) {
       connection.classList.toggle("feed-lost", state === "reconnecting");
     },
   );
-  const stopListening = onAccount(() => draw());
+  const stopListening = onAccount(() => {
+    draw();
+    sng.redraw();
+  });
   draw();
 
   // ---- admin: create a table
@@ -570,6 +578,7 @@ export function render(main) {
 
   return () => {
     feed.close();
+    sng.close();
     stopListening();
   };
 }

@@ -185,6 +185,7 @@ export function render(main, params) {
       notePresence(frame);
       sync();
       noteEvents(frame.events ?? []);
+      drawMeta();
       draw();
       if (wantJoin && settings) {
         wantJoin = false;
@@ -322,15 +323,21 @@ export function render(main, params) {
     if (!settings) return;
     heading.textContent = settings.name || `Table ${tableId}`;
     document.title = `${settings.name || `Table ${tableId}`} · Thirteen`;
+    // at a sit & go the unit rises between hands (the view's point_value) and the chips are
+    // tournament chips, bought with the registration, not at the table
+    const unit = view?.point_value ?? settings.unit;
     const bits = [
       settings.preset,
       `${settings.seats} seats`,
-      `1 point = ${settings.unit} chip${settings.unit === 1 ? "" : "s"}`,
-      `buy-in ${settings.min_buy_in}–${settings.max_buy_in}`,
+      `1 point = ${unit} chip${unit === 1 ? "" : "s"}`,
+      settings.tournament
+        ? `sit & go #${settings.tournament}, ${settings.min_buy_in} tournament chips each`
+        : `buy-in ${settings.min_buy_in}–${settings.max_buy_in}`,
     ];
     if (settings.practice) bits.push("practice table");
     if (watching) bits.push("watching");
-    meta.textContent = bits.join(" · ");
+    const text = bits.join(" · ");
+    if (meta.textContent !== text) meta.textContent = text;
   }
 
   function draw() {
