@@ -1,6 +1,6 @@
-"""Table leases: one holder at a time, taken over only when run out (or by the same process
-after its restart), and a fencing token that stops every write of a holder that lost it — on
-SQLite and on PostgreSQL."""
+"""Table leases: one holder at a time, taken over only once the holder is no longer alive (or by
+the same process after its restart), and a fencing token that stops every write of a holder
+that lost it — on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -17,18 +17,23 @@ from thirteen.server.room import TableSpec, insert_table
 def test_one_holder_a_token_per_holder_and_fenced_writes(database_url: str) -> None:
     async def body(db: Database) -> None:
         table = await insert_table(db, TableSpec(preset="chinese-2-4"))
-        first = await leases.acquire(db, table, "a", 30)
+        for name in "abc":
+            await leases.heartbeat(db, name, 30)
+        assert await leases.live_processes(db) >= {"a", "b", "c"}
+        first = await leases.acquire(db, table, "a")
         assert first is not None
-        # b cannot take a live lease; a renews it
-        assert await leases.acquire(db, table, "b", 30) is None
+        # b cannot take a live process's table; a's beat keeps it
+        assert await leases.acquire(db, table, "b") is None
         assert await leases.renew(db, "a", 30) == {table: first}
         assert await leases.renew(db, "b", 30) == {}
+        assert (await leases.holders(db))[table] == "a"
         # a's write goes through while the token is a's
         async with db.engine.begin() as conn:
             await conn.run_sync(leases.fence_sync, table, first)
-        # a stops renewing: once its lease has run out, b takes the table with a new token
-        await leases.renew(db, "a", -1)
-        second = await leases.acquire(db, table, "b", 30)
+        # a stops beating: once it is no longer alive, b takes the table with a new token
+        await leases.heartbeat(db, "a", -1)
+        assert (await leases.holders(db))[table] is None
+        second = await leases.acquire(db, table, "b")
         assert second == first + 1
         # from now on every write of a's fails, and a learns it has lost the table
         with pytest.raises(leases.LeaseLostError):
@@ -40,18 +45,22 @@ def test_one_holder_a_token_per_holder_and_fenced_writes(database_url: str) -> N
         assert await leases.renew(db, "a", 30) == {}
         # releasing with a stale token changes nothing; with b's it frees the table at once
         await leases.release(db, table, first)
-        assert await leases.acquire(db, table, "c", 30) is None
+        assert await leases.acquire(db, table, "c") is None
         await leases.release(db, table, second)
-        third = await leases.acquire(db, table, "c", 30)
+        third = await leases.acquire(db, table, "c")
         assert third == second + 1
-        # a process restarted under its name takes its own live lease back (a new token)
-        assert await leases.acquire(db, table, "c", 30) == third + 1
+        # a process restarted under its name takes its own table back (a new token)
+        assert await leases.acquire(db, table, "c") == third + 1
+        # a process that retires leaves its tables to the others at once
+        await leases.retire(db, "c")
+        assert "c" not in await leases.live_processes(db)
+        assert await leases.acquire(db, table, "b") == third + 2
         async with db.begin() as s:
             row = (await s.execute(select(GameTable).where(GameTable.id == table))).scalar_one()
-            assert (row.lease_owner, row.lease_token) == ("c", third + 1)
+            assert (row.lease_owner, row.lease_token) == ("b", third + 2)
             row.status = "closed"
         # nobody takes a closed table
-        await leases.renew(db, "c", -1)
-        assert await leases.acquire(db, table, "d", 30) is None
+        await leases.retire(db, "b")
+        assert await leases.acquire(db, table, "a") is None
 
     run_with_db(database_url, body)

@@ -203,13 +203,13 @@ def table_list(
     closed: Annotated[bool, typer.Option("--closed", help="Closed tables too.")] = False,
 ) -> None:
     """The room's tables, and which of its processes runs each now (by its lease)."""
-    import time
-
     from sqlalchemy import select
 
     from thirteen.server.db.models import GameTable, Sitting
+    from thirteen.server.leases import holders
 
     async def rows(db: Any) -> list[dict[str, Any]]:
+        running = await holders(db)
         async with db.begin() as s:
             query = select(GameTable).order_by(GameTable.id)
             if not closed:
@@ -221,7 +221,6 @@ def table_list(
         taken: dict[int, int] = {}
         for (table_id,) in seated:
             taken[table_id] = taken.get(table_id, 0) + 1
-        now = time.time()
         return [
             {
                 "id": t.id,
@@ -230,7 +229,7 @@ def table_list(
                 "status": t.status,
                 "seats": t.seats,
                 "taken": taken.get(t.id, 0),
-                "process": t.lease_owner if t.lease_expires >= now else None,
+                "process": running.get(t.id),
                 "lease_token": t.lease_token,
             }
             for t in tables

@@ -1,15 +1,21 @@
 """Table leases: each table is run by exactly one room process at a time.
 
-A process runs a table only while it holds the table's lease — a row's ``lease_owner``,
-``lease_expires`` and ``lease_token`` in the ``tables`` table. It takes a lease that nobody
-holds, that has run out, or that was its own before a restart (:func:`acquire`), renews every
-lease it holds a few times per lease period (:func:`renew`), and gives a table back when it
-stops (:func:`release`). Every change of owner adds one to the **fencing token**, and every write
-a table makes checks first, in its own transaction, that the token is still the one its process
-took (:func:`fence_sync`): on PostgreSQL the check reads the row ``FOR SHARE``, so a takeover
-waits for a write in flight and a write after a takeover fails. A process that lost a table —
-paused past its lease, cut off from the database — can therefore never write to it again,
-whatever its clock says; clocks only decide *when* another process may take over.
+A table's row names the process that runs it (``lease_owner``) and carries a **fencing token**
+(``lease_token``) that grows by one at every change of owner. Whether a process is alive is a
+row of its own (``room_processes``): its name and until when it is alive unless it beats again
+(:func:`heartbeat`, a few times per lease period). A lease holds while its owner is alive; a
+process takes a table that nobody holds, whose owner is no longer alive, or that was its own
+before a restart (:func:`acquire`), and gives a table back when it stops (:func:`release`).
+
+Every write a table makes checks first, in its own transaction, that the token is still the one
+its process took (:func:`fence_sync`): on PostgreSQL it reads the table's row ``FOR SHARE``, so a
+takeover waits for a write in flight and a write after a takeover fails. A process that lost a
+table — paused past its lease, cut off from the database — can therefore never write to it
+again, whatever its clock says; clocks only decide *when* another process may take over.
+
+Renewing touches one row, the process's own, which no table's write ever locks: renewing
+every table's row instead deadlocked on PostgreSQL with the writes holding some of those rows
+``FOR SHARE`` (found by ``thirteen bench room --processes``).
 """
 
 from __future__ import annotations
@@ -19,11 +25,13 @@ import socket
 import time
 from typing import cast
 
-from sqlalchemy import Table, bindparam, or_, select, update
+from sqlalchemy import Table, bindparam, exists, or_, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.selectable import Exists
 
-from thirteen.server.db.models import GameTable
+from thirteen.server.db.models import GameTable, RoomProcess
 from thirteen.server.db.session import Database
 
 _TABLES = cast(Table, GameTable.__table__)
@@ -47,10 +55,57 @@ def default_process_name(port: int | None = None) -> str:
     return f"{socket.gethostname()}:{port if port is not None else f'pid{os.getpid()}'}"
 
 
-async def acquire(db: Database, table_id: int, me: str, seconds: float) -> int | None:
-    """Take table ``table_id``'s lease for ``seconds`` if it is free, run out or already
-    ``me``'s; its new fencing token, or ``None`` when another process holds it."""
+async def heartbeat(db: Database, me: str, seconds: float) -> None:
+    """``me`` is alive for ``seconds`` more (its leases with it)."""
+    until = time.time() + seconds
+    for _ in range(2):  # a first beat inserts the row; two first beats at once: one updates
+        try:
+            async with db.begin() as s:
+                beat = await s.execute(
+                    update(RoomProcess)
+                    .where(RoomProcess.name == me)
+                    .values(alive_until=until)
+                    .execution_options(synchronize_session=False)
+                )
+                if getattr(beat, "rowcount", 0) != 1:
+                    s.add(RoomProcess(name=me, started_at=time.time(), alive_until=until))
+            return
+        except IntegrityError:
+            continue
+
+
+def _alive(now: float) -> Exists:
+    """SQL: the table's owner is a process alive at ``now``."""
+    return exists().where(RoomProcess.name == GameTable.lease_owner, RoomProcess.alive_until >= now)
+
+
+async def live_processes(db: Database) -> set[str]:
+    """The names of the processes alive now."""
+    async with db.begin() as s:
+        rows = await s.scalars(
+            select(RoomProcess.name).where(RoomProcess.alive_until >= time.time())
+        )
+        return set(rows)
+
+
+async def holders(db: Database) -> dict[int, str | None]:
+    """Every open table's process now (``None``: nobody alive holds it)."""
     now = time.time()
+    async with db.begin() as s:
+        rows = await s.execute(
+            select(GameTable.id, GameTable.lease_owner, RoomProcess.alive_until)
+            .outerjoin(RoomProcess, RoomProcess.name == GameTable.lease_owner)
+            .where(GameTable.status != "closed")
+        )
+        return {
+            int(table_id): owner if owner is not None and (until or 0.0) >= now else None
+            for table_id, owner, until in rows
+        }
+
+
+async def acquire(db: Database, table_id: int, me: str) -> int | None:
+    """Take table ``table_id``'s lease if nobody alive holds it (or it was ``me``'s already):
+    its new fencing token, or ``None`` when another live process holds it."""
     async with db.begin() as s:
         taken = await s.execute(
             update(GameTable)
@@ -60,14 +115,10 @@ async def acquire(db: Database, table_id: int, me: str, seconds: float) -> int |
                 or_(
                     GameTable.lease_owner.is_(None),
                     GameTable.lease_owner == me,
-                    GameTable.lease_expires < now,
+                    ~_alive(time.time()),
                 ),
             )
-            .values(
-                lease_owner=me,
-                lease_token=GameTable.lease_token + 1,
-                lease_expires=now + seconds,
-            )
+            .values(lease_owner=me, lease_token=GameTable.lease_token + 1)
             .execution_options(synchronize_session=False)
         )
         if getattr(taken, "rowcount", 0) != 1:
@@ -77,14 +128,9 @@ async def acquire(db: Database, table_id: int, me: str, seconds: float) -> int |
 
 
 async def renew(db: Database, me: str, seconds: float) -> dict[int, int]:
-    """Extend every lease ``me`` holds by ``seconds``; each table still held, with its token."""
+    """Beat (alive ``seconds`` more); each table ``me`` still holds, with its token."""
+    await heartbeat(db, me, seconds)
     async with db.begin() as s:
-        await s.execute(
-            update(GameTable)
-            .where(GameTable.lease_owner == me)
-            .values(lease_expires=time.time() + seconds)
-            .execution_options(synchronize_session=False)
-        )
         rows = await s.execute(
             select(GameTable.id, GameTable.lease_token).where(GameTable.lease_owner == me)
         )
@@ -97,7 +143,18 @@ async def release(db: Database, table_id: int, token: int) -> None:
         await s.execute(
             update(GameTable)
             .where(GameTable.id == table_id, GameTable.lease_token == token)
-            .values(lease_owner=None, lease_expires=0.0)
+            .values(lease_owner=None)
+            .execution_options(synchronize_session=False)
+        )
+
+
+async def retire(db: Database, me: str) -> None:
+    """``me`` stops: it is no longer alive (what it still holds is free at once)."""
+    async with db.begin() as s:
+        await s.execute(
+            update(RoomProcess)
+            .where(RoomProcess.name == me)
+            .values(alive_until=0.0)
             .execution_options(synchronize_session=False)
         )
 
@@ -124,6 +181,10 @@ __all__ = [
     "default_process_name",
     "fence",
     "fence_sync",
+    "heartbeat",
+    "holders",
+    "live_processes",
     "release",
     "renew",
+    "retire",
 ]

@@ -33,7 +33,7 @@ from thirteen.engine.state import Phase, new_table
 from thirteen.server import leases, ledger
 from thirteen.server.accounts import Accounts, user_by_name
 from thirteen.server.bus import Bus, BusError, Message
-from thirteen.server.db.models import GameTable, Meta
+from thirteen.server.db.models import GameTable, Meta, RoomProcess
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
 from thirteen.server.protocol import CLOSE_GOING_AWAY
@@ -66,9 +66,7 @@ class TableSpec:
     sit_out_hands: int = 3
 
 
-async def insert_table(
-    db: Database, spec: TableSpec, *, holder: str | None = None, lease_seconds: float = 0.0
-) -> int:
+async def insert_table(db: Database, spec: TableSpec, *, holder: str | None = None) -> int:
     """Write a new open table (any preset with any setting the engine accepts); its id.
 
     A running room picks it up (:meth:`Room.discover`) and seats its bots — or, with
@@ -111,7 +109,6 @@ async def insert_table(
             snapshot_state_id=0,
             lease_owner=holder,
             lease_token=0,
-            lease_expires=time.time() + lease_seconds if holder else 0.0,
         )
         s.add(row)
         await s.flush()
@@ -167,6 +164,7 @@ class Room:
                 )
             await self.bus.start()
             self.bus.broadcast({"k": "hello"})  # every process tells us its lobby entries
+        await leases.heartbeat(self.db, self.me, self.settings.lease_seconds)
         if self.settings.default_tables and await self._first_start():
             for preset, rules in PRESETS.items():
                 bots = max(2, rules.max_players - 1)
@@ -222,38 +220,38 @@ class Room:
             await self._discover()
 
     async def _processes(self) -> set[str]:
+        """The room's live processes: alive by the database, and — with the bus — still
+        listening (Redis drops a dead process's subscription at once)."""
+        alive = await leases.live_processes(self.db) | {self.me}
         if self.bus is None:
-            return {self.me}
+            return alive
         try:
-            return {self.me, *await self.bus.processes()}
+            return alive & ({self.me} | await self.bus.processes())
         except Exception:
-            log.warning("the bus does not answer; counting this process alone")
-            return {self.me}
+            log.warning("the bus does not answer; counting by the database alone")
+            return alive
 
     async def _discover(self) -> None:
-        now, looked = time.time(), time.monotonic()
+        looked = time.monotonic()
         async with self.db.begin() as s:
             rows = (
                 await s.execute(
-                    select(
-                        GameTable.id,
-                        GameTable.status,
-                        GameTable.lease_owner,
-                        GameTable.lease_expires,
-                    ).where(GameTable.status != "closed")
+                    select(GameTable.id, GameTable.status).where(GameTable.status != "closed")
                 )
             ).all()
+        holding = await leases.holders(self.db)
         self.alive = await self._processes()
         where: dict[int, str | None] = {}
         free: list[int] = []
-        for table_id, status, holder, expires in rows:
+        for table_id, status in rows:
             owner = self.owners.get(table_id)
             if owner is not None:
                 where[table_id] = self.me
                 if status == "closing" and owner.settings.status == "open":
                     await owner.submit(Request("close"))
                 continue
-            held = holder is not None and expires >= now and holder != self.me
+            holder = holding.get(table_id)
+            held = holder is not None and holder != self.me
             where[table_id] = holder if held else None
             if not held:
                 free.append(table_id)
@@ -305,7 +303,7 @@ class Room:
 
     async def _take(self, table_id: int) -> TableOwner | None:
         """Take the table's lease and run it here (``None``: another process has it)."""
-        token = await leases.acquire(self.db, table_id, self.me, self.settings.lease_seconds)
+        token = await leases.acquire(self.db, table_id, self.me)
         if token is None:
             return None
         loading = self._loading[table_id] = asyncio.get_running_loop().create_future()
@@ -372,14 +370,14 @@ class Room:
         async with self.db.begin() as s:
             row = (
                 await s.execute(
-                    select(GameTable.status, GameTable.lease_owner, GameTable.lease_expires).where(
-                        GameTable.id == table_id
-                    )
+                    select(GameTable.status, GameTable.lease_owner, RoomProcess.alive_until)
+                    .outerjoin(RoomProcess, RoomProcess.name == GameTable.lease_owner)
+                    .where(GameTable.id == table_id)
                 )
             ).first()
         if row is None or row.status == "closed":
             return None
-        if row.lease_owner is None or row.lease_expires < time.time():
+        if row.lease_owner is None or (row.alive_until or 0.0) < time.time():
             return ""
         if self.bus is not None and not await self.bus.alive(row.lease_owner):
             return ""
@@ -493,10 +491,12 @@ class Room:
         log.info("room closing", extra={"tables": len(self.owners)})
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*(owner.stop() for owner in self.owners.values()))
-        for owner in self.owners.values():
+        await asyncio.gather(*(owner.stop() for owner in list(self.owners.values())))
+        for owner in list(self.owners.values()):  # a look may end meanwhile
             with contextlib.suppress(Exception):
                 await leases.release(self.db, owner.id, owner.lease_token)
+        with contextlib.suppress(Exception):
+            await leases.retire(self.db, self.me)
         watchers = {*self.lobby, *(w for o in self.owners.values() for w in o.watchers)}
         for watcher in watchers:
             watcher.offer(
@@ -516,9 +516,7 @@ class Room:
 
     async def create_table(self, spec: TableSpec) -> TableOwner:
         """Open a table and start it here, seating its bots."""
-        table_id = await insert_table(
-            self.db, spec, holder=self.me, lease_seconds=self.settings.lease_seconds
-        )
+        table_id = await insert_table(self.db, spec, holder=self.me)
         async with self._discovering:
             owner = self.owners.get(table_id) or await self._take(table_id)
         assert owner is not None  # its lease is this process's from the start

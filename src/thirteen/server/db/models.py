@@ -142,8 +142,6 @@ class GameTable(Base):
     lease_token: Mapped[int] = mapped_column(BigInteger, default=0)
     """The fencing token: one more at every change of owner. A write checks it is still the
     writer's, so a process that lost the table can no longer write to it."""
-    lease_expires: Mapped[float] = mapped_column(Float, default=0.0)
-    """Until when the owner's lease holds unless renewed (another process may take it after)."""
     tournament_id: Mapped[int | None] = mapped_column(Integer, default=None)
     """The sit & go this table plays (its stacks are tournament chips, not money)."""
 
@@ -321,6 +319,17 @@ class TournamentEntry(Base):
     )
 
 
+class RoomProcess(Base):
+    """A process of the room and until when it is alive unless it beats again: the tables it
+    holds (``tables.lease_owner``) are its while it is alive (:mod:`..leases`)."""
+
+    __tablename__ = "room_processes"
+
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    started_at: Mapped[float] = mapped_column(Float)
+    alive_until: Mapped[float] = mapped_column(Float)
+
+
 class Meta(Base):
     """Small facts about this database (its signing key's id, when it was created)."""
 
@@ -338,6 +347,7 @@ __all__ = [
     "JournalEntry",
     "LedgerAccount",
     "Meta",
+    "RoomProcess",
     "Session",
     "Sitting",
     "Ticket",
