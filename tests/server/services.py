@@ -14,8 +14,8 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +24,7 @@ import pytest
 
 from thirteen.bench import services
 from thirteen.bench.services import free_port
+from thirteen.server.app import create_app
 from thirteen.server.db.session import Database, migrate
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import Settings, load_settings
@@ -63,6 +64,43 @@ def run_with_db(url: str, body: Callable[[Database], Awaitable[T]]) -> T:
             await db.close()
 
     return asyncio.run(main())
+
+
+def assert_audit_clean(database_url: str) -> None:
+    """``thirteen admin audit`` on the database, as an operator runs it: it must pass."""
+    done = subprocess.run(
+        [sys.executable, "-m", "thirteen.cli", "admin", "audit"],
+        env={**os.environ, "THIRTEEN_DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@contextmanager
+def rooms_in_threads(
+    folder: Path, database_url: str, redis_url: str, names: Sequence[str], **overrides: Any
+) -> Iterator[list[str]]:
+    """Several processes of one room, each served in a thread of this one (``names``: their
+    process names), on one database and one Redis (``overrides``: more settings); yields their
+    base URLs."""
+    with ExitStack() as stack:
+        yield [
+            stack.enter_context(
+                serve_in_thread(
+                    create_app(
+                        sqlite_settings(
+                            folder,
+                            database_url=database_url,
+                            redis_url=redis_url,
+                            process_name=name,
+                            **overrides,
+                        )
+                    )
+                )
+            )
+            for name in names
+        ]
 
 
 def missing(what: str) -> None:
@@ -163,8 +201,10 @@ __all__ = [
     "Postgres",
     "RedisServer",
     "Served",
+    "assert_audit_clean",
     "free_port",
     "missing",
     "room_process",
+    "rooms_in_threads",
     "serve_in_thread",
 ]

@@ -7,22 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from redis import Redis
-from services import Postgres, RedisServer, serve_in_thread, sqlite_settings
+from services import Postgres, RedisServer, rooms_in_threads
 
 from thirteen.client import RoomClient
-from thirteen.server.app import create_app
 
 
 def test_a_broken_bus_closes_relayed_sockets_and_they_carry_on(
     postgres: Postgres, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     url = postgres.new_database()
-    common = {"database_url": url, "redis_url": redis_server.url.removesuffix("/0") + "/3"}
-    first = sqlite_settings(tmp_path, **common, process_name="a")
-    second = sqlite_settings(tmp_path, **common, process_name="b")
+    redis_url = redis_server.url.removesuffix("/0") + "/3"
     with (
-        serve_in_thread(create_app(first)) as a,
-        serve_in_thread(create_app(second)) as b,
+        rooms_in_threads(tmp_path, url, redis_url, ["a", "b"]) as (a, b),
         RoomClient(a) as boss,
         RoomClient(b) as ann,
         Redis.from_url(redis_server.url) as redis,

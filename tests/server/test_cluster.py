@@ -22,17 +22,16 @@ from services import (
     Postgres,
     RedisServer,
     Served,
+    assert_audit_clean,
     free_port,
     room_process,
-    serve_in_thread,
-    sqlite_settings,
+    rooms_in_threads,
 )
 from websockets.exceptions import ConnectionClosed
 
 from thirteen.client import RoomClient, RoomError, TableConnection
 from thirteen.engine.cards import parse_cards
 from thirteen.engine.rules import Rules, get_rules
-from thirteen.server.app import create_app
 
 LEASE = "3"
 """Seconds a lease lasts here (the default is 5): a dead process's tables move sooner."""
@@ -244,13 +243,7 @@ def test_processes_share_a_table_and_survive_kill_9(
                     c.close()
             for c in boss.values():
                 c.close()
-    audit = subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", "audit"],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": url},
-        capture_output=True,
-        text=True,
-    )
-    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert_audit_clean(url)
 
 
 def test_failed_logins_count_across_processes(
@@ -259,14 +252,11 @@ def test_failed_logins_count_across_processes(
     """A guesser gains nothing by spreading guesses over the room's processes: the windows are
     in Redis."""
     url = postgres.new_database()
-    common = {
-        "database_url": url,
-        "redis_url": redis_server.url.removesuffix("/0") + "/1",  # a room of its own
-        "limit_login_account": "3/minute",
-    }
-    first = sqlite_settings(tmp_path, **common, process_name="a")
-    second = sqlite_settings(tmp_path, **common, process_name="b")
-    with serve_in_thread(create_app(first)) as a, serve_in_thread(create_app(second)) as b:
+    redis = redis_server.url.removesuffix("/0") + "/1"  # a room of its own
+    with rooms_in_threads(tmp_path, url, redis, ["a", "b"], limit_login_account="3/minute") as (
+        a,
+        b,
+    ):
         with RoomClient(a) as ann:
             ann.sign_up("ann", "ann's password")
         refusals = []
@@ -285,12 +275,9 @@ def test_hints_and_evaluations_from_any_process(
     """HTTP questions about a table go to the process that runs it: a practice hint asked of
     another process is the seat's own, and an evaluation uses the table's own rules."""
     url = postgres.new_database()
-    common = {"database_url": url, "redis_url": redis_server.url.removesuffix("/0") + "/2"}
-    first = sqlite_settings(tmp_path, **common, process_name="a")
-    second = sqlite_settings(tmp_path, **common, process_name="b")
+    redis = redis_server.url.removesuffix("/0") + "/2"
     with (
-        serve_in_thread(create_app(first)) as a,
-        serve_in_thread(create_app(second)) as b,
+        rooms_in_threads(tmp_path, url, redis, ["a", "b"]) as (a, b),
         RoomClient(a) as boss,
         RoomClient(b) as ann,
     ):

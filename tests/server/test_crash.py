@@ -3,13 +3,10 @@ resumes and settles exactly once, and the audit passes. On SQLite and on Postgre
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
-from services import room_process
+from services import assert_audit_clean, room_process
 
 from thirteen.client import RoomClient
 
@@ -55,13 +52,7 @@ def test_kill_9_mid_hand_and_resume(database_url: str, tmp_path: Path) -> None:
             watch.close()
             hands = {t: boss.request("GET", f"/api/admin/tables/{t}/hands") for t in tables}
     # the process is gone (SIGKILL again in room_process's cleanup); the database is the truth
-    audit = subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", "audit"],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": database_url},
-        capture_output=True,
-        text=True,
-    )
-    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert_audit_clean(database_url)
     assert hands_at_kill == sorted(hands_at_kill)
     for table_id, table_hands in hands.items():
         numbers = [h["number"] for h in table_hands]

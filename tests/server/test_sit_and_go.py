@@ -5,7 +5,6 @@ back; bad requests are refused with a sentence."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import subprocess
@@ -18,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from services import room_process
+from services import assert_audit_clean, room_process, run_with_db
 from sqlalchemy import select
 
 from thirteen.client import RoomClient, RoomError
@@ -44,14 +43,7 @@ def _db(settings: Settings, body: Any) -> Any:
 
 
 def _db_url(url: str, body: Any) -> Any:
-    async def main() -> Any:
-        db = Database(url)
-        try:
-            return await body(db)
-        finally:
-            await db.close()
-
-    return asyncio.run(main())
+    return run_with_db(url, body)
 
 
 def _audit(settings: Settings) -> list[str]:
@@ -334,13 +326,7 @@ def test_a_sit_and_go_survives_kill_9_and_finishes_once(database_url: str, tmp_p
             )
 
     assert _db_url(database_url, paid) == [300]
-    audit = subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", "audit"],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": database_url},
-        capture_output=True,
-        text=True,
-    )
-    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert_audit_clean(database_url)
 
 
 def test_an_absent_player_blinds_out_and_is_never_unseated(
@@ -621,12 +607,6 @@ def test_a_sit_and_go_killed_at_random_write_points_pays_once(
             ]
 
     assert _db_url(database_url, paid) == [(f"sng-payout:{tid}:1", 154)]
-    audit = subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", "audit"],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": database_url},
-        capture_output=True,
-        text=True,
-    )
-    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert_audit_clean(database_url)
     assert kills >= 1
     print(f"sit & go through {lives} lives, {kills} killed at a write point")
