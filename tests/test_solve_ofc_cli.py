@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cli_helpers import run_cli
-from thirteen.bots.advice import GAMBLE_FOUL, GAMBLE_MARGIN, MIN_DEALS, SAFE_SLACK
+from thirteen.bots.advice import GAMBLE_FOUL, GAMBLE_MARGIN, MIN_DEALS, SAFE_SLACK, percent
 from thirteen.bots.ofc_mc import Analysis, Option
 from thirteen.commands.solve_ofc import _verdict
 from thirteen.engine.cards import parse_cards
@@ -161,9 +161,11 @@ def test_the_readme_example_shows_fantasyland_and_calls_the_queens_a_gamble(
     (safe, *_) = [o for o in safer if o["foul_rate"] <= least + SAFE_SLACK]
     assert best["foul_rate"] - safe["foul_rate"] >= GAMBLE_MARGIN
     gamble = data["gamble"]
-    assert gamble.startswith(f"A gamble: this play fouls {best['foul_rate']:.0%} of the time; ")
-    assert f"reaches fantasyland {best['fantasyland_rate']:.0%} of the time" in gamble
-    assert f"fouls {safe['foul_rate']:.0%} and reaches fantasyland" in gamble
+    assert gamble.startswith(
+        f"A gamble: this play fouls {percent(best['foul_rate'])} of the time; "
+    )
+    assert f"reaches fantasyland {percent(best['fantasyland_rate'])} of the time" in gamble
+    assert f"fouls {percent(safe['foul_rate'])} and reaches fantasyland" in gamble
     assert f"its EV is {safe['behind_best']:.1f} points lower." in gamble
 
 

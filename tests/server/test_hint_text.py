@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from table_helpers import deal, run, stacked, table_with
-from thirteen.bots.advice import gamble_text
+from thirteen.bots.advice import gamble_text, percent
 from thirteen.bots.ofc_mc import MonteCarloOFCBot
 from thirteen.bots.registry import make_bot
 from thirteen.bots.setter import best_setting
@@ -81,7 +81,10 @@ def test_a_street_hint_and_a_setting_hint_carry_the_bots_expected_value() -> Non
     # the same risks as separate figures, with the other sampled plays beside the hint
     assert isinstance(found.foul_rate, float)
     assert isinstance(found.fantasyland_rate, float)
-    assert f"(fouls {found.foul_rate:.0%}, fantasyland {found.fantasyland_rate:.0%})" in found.text
+    assert (
+        f"(fouls {percent(found.foul_rate)}, fantasyland {percent(found.fantasyland_rate)})"
+        in found.text
+    )
     assert found.gamble is None
     assert 2 <= len(found.options) <= 5
     first = found.options[0]

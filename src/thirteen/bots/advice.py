@@ -21,6 +21,13 @@ from thirteen.bots.ofc_mc import Analysis, Option
 from thirteen.engine.cards import format_cards
 from thirteen.engine.legal import Placement
 
+
+def percent(rate: float) -> str:
+    """``"13%"`` for 0.125: a chance as the room shows it everywhere — halves round up, as the
+    browser's ``Math.round`` does (Python's ``:.0%`` would round them to even: ``"12%"``)."""
+    return f"{math.floor(rate * 100 + 0.5)}%"
+
+
 GAMBLE_FOUL = 0.25
 """A top option that fouls less often than this (a quarter of its deals) is no gamble."""
 GAMBLE_MARGIN = 0.15
@@ -60,13 +67,13 @@ class Gamble:
         why = "on its points (what it scores when it holds outweighs the fouls)"
         if best.fantasyland_rate >= safer.fantasyland_rate + MORE_FANTASYLAND:
             why = (
-                f"because it reaches fantasyland {best.fantasyland_rate:.0%} of the time "
+                f"because it reaches fantasyland {percent(best.fantasyland_rate)} of the time "
                 f"(worth about {best.fantasyland_ev:+.1f} points of its EV)"
             )
         return (
-            f"A gamble: this play fouls {best.foul_rate:.0%} of the time; it is first {why}. "
-            f"The safer play, {placement_text(safer.placement)}, fouls {safer.foul_rate:.0%} "
-            f"and reaches fantasyland {safer.fantasyland_rate:.0%}; its EV is "
+            f"A gamble: this play fouls {percent(best.foul_rate)} of the time; it is first {why}. "
+            f"The safer play, {placement_text(safer.placement)}, fouls {percent(safer.foul_rate)} "
+            f"and reaches fantasyland {percent(safer.fantasyland_rate)}; its EV is "
             f"{self.gap:.1f} points lower."
         )
 

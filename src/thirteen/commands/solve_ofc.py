@@ -26,7 +26,7 @@ from rich.table import Table
 
 from thirteen.bots import _ofc_kernels as k
 from thirteen.bots._ofc_model import Opponent, Rows, Situation, later_streets, model_for
-from thirteen.bots.advice import gamble_text, placement_text
+from thirteen.bots.advice import gamble_text, percent, placement_text
 from thirteen.bots.ofc_mc import STEPS_PER_SECOND, Analysis, Option, analyze, reference_field
 from thirteen.commands.common import MAX_BUDGET, check_budget, console, emit, fail
 from thirteen.engine.cards import DECK, Card, format_cards, parse_cards
@@ -290,8 +290,8 @@ def solve_ofc(
             _placement_text(option),
             ev,
             behind,
-            f"{option.foul_rate:.0%}",
-            f"{option.fantasyland_rate:.0%}",
+            percent(option.foul_rate),
+            percent(option.fantasyland_rate),
             f"{option.deals:,}",
         )
     console.print(table)

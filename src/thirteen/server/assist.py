@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from thirteen.bots.advice import gamble_text
+from thirteen.bots.advice import gamble_text, percent
 from thirteen.bots.base import Bot
 from thirteen.bots.ofc_mc import Analysis, MonteCarloOFCBot
 from thirteen.bots.registry import SetterBot, make_bot
@@ -256,7 +256,9 @@ def explain(rules: Rules, seen: TableView, action: Action, bot: Bot) -> Hint:
         found = bot.last_analysis if isinstance(bot, MonteCarloOFCBot) else None
         if found is not None and found.best.deals:
             best = found.best
-            after += f" (fouls {best.foul_rate:.0%}, fantasyland {best.fantasyland_rate:.0%})"
+            after += (
+                f" (fouls {percent(best.foul_rate)}, fantasyland {percent(best.fantasyland_rate)})"
+            )
             warning = gamble_text(found)
             if warning is not None:
                 after += ". " + warning.removesuffix(".")
