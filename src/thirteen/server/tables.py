@@ -500,6 +500,7 @@ class TableOwner:
         self._presence: list[int] = []
         """The connected seats the watchers were last told of."""
         self.abandoned = False
+        self._closing_tried = -1
         self.hook: TableHook | None = None
         """A sit & go's director (:mod:`.tournaments`), set before :meth:`start`."""
 
@@ -570,6 +571,17 @@ class TableOwner:
     async def _serve(self) -> None:
         while True:
             due = next_deadline(self.state)
+            if (
+                due is None
+                and self.settings.status == "closing"
+                and self.state.phase != Phase.PLAYING
+                and self._closing_tried != self.state.state_id
+            ):
+                # a closing table with no deal to wait for (a restart between its closing and
+                # its seats emptying, or too few players left to deal): close it now
+                self._closing_tried = self.state.state_id
+                await self._close_seats()
+                continue
             timeout = None
             if due is not None:
                 timeout = max(0.0, max(due[0], self._stalled_until) - now())
