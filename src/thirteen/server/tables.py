@@ -413,14 +413,14 @@ class _Commit:
         )
         if flipped.rowcount != 1:
             raise RuntimeError(f"hand {hand_id} is not in play; it cannot be settled again")
+        conn.execute(  # each seat's result, for its player's hand list
+            _HAND_SEAT_DELTA,
+            [
+                {"h_id": hand_id, "h_seat": seat, "h_delta": delta}
+                for seat, delta in zip(event.seats, event.deltas, strict=True)
+            ],
+        )
         if self.tournament:  # tournament chips: the hand is recorded, no money moves
-            conn.execute(
-                _HAND_SEAT_DELTA,
-                [
-                    {"h_id": hand_id, "h_seat": seat, "h_delta": delta}
-                    for seat, delta in zip(event.seats, event.deltas, strict=True)
-                ],
-            )
             return
         # losers pay into the pot, winners are paid from it: one transfer each, keyed by seat
         ledger.settle_pot_sync(
@@ -432,13 +432,6 @@ class _Commit:
             ],
             reason="hand",
             memo=f"{self.table_name}, hand {self.hand_number}",
-        )
-        conn.execute(
-            _HAND_SEAT_DELTA,
-            [
-                {"h_id": hand_id, "h_seat": seat, "h_delta": delta}
-                for seat, delta in zip(event.seats, event.deltas, strict=True)
-            ],
         )
 
 
