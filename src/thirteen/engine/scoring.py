@@ -16,7 +16,7 @@ Totals always sum to zero.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -300,6 +300,10 @@ def evaluate_player(rules: Rules, hand: Showing, index: int = 0) -> PlayerResult
     )
 
 
+RULED_FOUL = PlayerResult("set", True, None, (0, 0, 0), None, 0, 0, None, 0)
+"""A player a director ruled did not set their hand according to the rules."""
+
+
 def _compare(
     rules: Rules, x: PlayerResult, y: PlayerResult
 ) -> tuple[PairKind, Rows3, dict[str, int]]:
@@ -346,13 +350,18 @@ def _compare(
     return "rows", rows, parts
 
 
-def score(rules: Rules, hands: Sequence[Showing]) -> Showdown:
+def score(rules: Rules, hands: Sequence[Showing], ruled_foul: Collection[int] = ()) -> Showdown:
     """Score a showdown. Raises :class:`RuleError` for malformed hands or invalid naturals.
 
-    A fouled setting is an outcome, not an error.
+    A fouled setting is an outcome, not an error. ``ruled_foul`` lists the players a director
+    ruled did not set their hand according to the rules (seed 004 §V.2): each is scored as a
+    foul whatever their hand shows — no royalty, fan or fantasyland — and the others compare
+    with each other as they would.
     """
     _validate(rules, hands)
-    players = [evaluate_player(rules, h, i) for i, h in enumerate(hands)]
+    players = [
+        RULED_FOUL if i in ruled_foul else evaluate_player(rules, h, i) for i, h in enumerate(hands)
+    ]
     n = len(players)
     matrix = [[0] * n for _ in range(n)]
     pairs: list[PairResult] = []

@@ -52,6 +52,16 @@ STATUS_BY_CODE = {
     "not_registered": 409,
     "not_registering": 409,
     "tournament_table": 409,
+    "no_event": 404,
+    "no_team": 404,
+    "no_player": 404,
+    "no_deal": 404,
+    "team_full": 409,
+    "team_name_taken": 409,
+    "teams_not_ready": 409,
+    "not_yet": 409,
+    "bad_confirmation": 409,
+    "private_table": 403,
 }
 
 CSP = (

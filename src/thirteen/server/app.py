@@ -15,6 +15,7 @@ import thirteen
 from thirteen.server import (
     api,
     assist,
+    event_routes,
     histories,
     leaderboards,
     lobby,
@@ -74,7 +75,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.throttle = Throttle(settings)
     app.state.leaderboards = leaderboards.BoardCache()
     api.install(app)
-    for module in (routes, lobby, assist, histories, leaderboards, tournament_routes, ws):
+    for module in (
+        routes,
+        lobby,
+        assist,
+        histories,
+        leaderboards,
+        tournament_routes,
+        event_routes,
+        ws,
+    ):
         app.include_router(module.router)
 
     @app.get("/metrics", include_in_schema=False)

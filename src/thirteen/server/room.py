@@ -30,11 +30,12 @@ from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
 from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
 from thirteen.engine.state import Phase, new_table
-from thirteen.server import leases, ledger
+from thirteen.server import events, leases, ledger
 from thirteen.server.accounts import Accounts, user_by_name
 from thirteen.server.bus import Bus, BusError, Message
 from thirteen.server.db.models import GameTable, Meta, RoomProcess
 from thirteen.server.db.session import Database
+from thirteen.server.events import DuplicateHook
 from thirteen.server.metrics import Metrics
 from thirteen.server.protocol import CLOSE_GOING_AWAY
 from thirteen.server.relay import Call, CallError, Relay
@@ -117,7 +118,9 @@ async def insert_table(db: Database, spec: TableSpec, *, holder: str | None = No
 
 def _tournament_table() -> RuleError:
     return RuleError(
-        "tournament_table", "A sit & go's table closes by itself when its last player wins."
+        "tournament_table",
+        "A sit & go's table closes by itself when its last player wins, an event's table when "
+        "its round is over.",
     )
 
 
@@ -144,6 +147,9 @@ class Room:
         self._tasks: list[asyncio.Task[None]] = []
         self._loading: dict[int, asyncio.Future[TableOwner | None]] = {}
         """Tables whose lease this process took and which it is rebuilding now."""
+        self._event_looks: dict[int, asyncio.TimerHandle] = {}
+        """The next look at each duplicate event (:meth:`look_at_event`)."""
+        self._event_tasks: set[asyncio.Task[None]] = set()
         self._discovering = asyncio.Lock()
         self._looked = asyncio.Condition()
         """Notified after every look at the database's tables (:meth:`discover`)."""
@@ -195,6 +201,9 @@ class Room:
         while self.accepting:
             await asyncio.sleep(self.settings.discover_seconds)
             try:
+                for event_id in await events.due_events(self.db):
+                    if event_id not in self._event_looks:  # (a look already waits for its time)
+                        self.look_at_event(event_id)
                 await self.discover()
             except Exception:
                 log.exception("discovering tables failed; trying again")
@@ -339,6 +348,12 @@ class Room:
         )
         if row.tournament_id is not None:
             owner.hook = TournamentHook(self.db, row.tournament_id)
+        if row.event_id is not None:
+            hook = DuplicateHook(
+                self.db, self.accounts, row.id, wake=self._wake, look=self.look_at_event
+            )
+            await hook.load()
+            owner.hook = owner.gate = hook
         self._start(owner)
         self.remote_lobby.pop(table_id, None)
         log.info(
@@ -347,6 +362,39 @@ class Room:
         )
         await self._seat_bots(owner, row.bots)
         return owner
+
+    def _wake(self, table_id: int) -> None:
+        owner = self.owners.get(table_id)
+        if owner is not None:
+            owner.wake()
+
+    def look_at_event(self, event_id: int, delay: float = 0.0) -> None:
+        """Look at a duplicate event in ``delay`` seconds: open its next round's tables (and
+        run this process's share of them) when its round is over; start it at its time."""
+        if not self.accepting:
+            return
+        known = self._event_looks.pop(event_id, None)
+        if known is not None:
+            known.cancel()
+        loop = asyncio.get_running_loop()
+
+        def look() -> None:
+            self._event_looks.pop(event_id, None)
+            task = loop.create_task(self._advance_event(event_id))
+            self._event_tasks.add(task)
+            task.add_done_callback(self._event_tasks.discard)
+
+        self._event_looks[event_id] = loop.call_later(max(0.0, delay), look)
+
+    async def _advance_event(self, event_id: int) -> None:
+        try:
+            again = await events.advance(self.db, event_id)
+            await self.discover()
+        except Exception:
+            log.exception("advancing an event failed; trying again", extra={"event": event_id})
+            again = time.time() + self.settings.discover_seconds
+        if again is not None:
+            self.look_at_event(event_id, again - time.time())
 
     def _lost(self, owner: TableOwner) -> None:
         """``owner`` stopped: another process runs its table now."""
@@ -491,6 +539,8 @@ class Room:
         log.info("room closing", extra={"tables": len(self.owners)})
         for task in self._tasks:
             task.cancel()
+        for handle in self._event_looks.values():
+            handle.cancel()
         await asyncio.gather(*(owner.stop() for owner in list(self.owners.values())))
         for owner in list(self.owners.values()):  # a look may end meanwhile
             with contextlib.suppress(Exception):
@@ -561,13 +611,17 @@ class Room:
             row = await s.get(GameTable, table_id)
             if owner is not None or row is None or row.status != "open":
                 raise RuleError("no_table", f"There is no open table {table_id}.")
-            if row.tournament_id is not None:
+            if row.tournament_id is not None or row.event_id is not None:
                 raise _tournament_table()
             row.status = "closing"
 
     def lobby_frame(self) -> dict[str, Any]:
-        tables = [o.lobby_entry() for o in self.owners.values() if o.settings.status != "closed"]
-        tables += [entry for _process, entry in self.remote_lobby.values()]
+        tables = [
+            o.lobby_entry()
+            for o in self.owners.values()
+            if o.settings.status != "closed" and o.settings.event_id is None
+        ]  # an event's tables are private: their players find them on the event's page
+        tables += [e for _process, e in self.remote_lobby.values() if e.get("event") is None]
         tables.sort(key=lambda entry: int(entry["id"]))
         return {"type": "lobby", "server_time": time.time(), "tables": tables}
 

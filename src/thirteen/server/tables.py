@@ -42,7 +42,7 @@ from thirteen.engine.actions import (
     action_from_json,
     action_to_json,
 )
-from thirteen.engine.deck import fresh_deal
+from thirteen.engine.deck import Deal, fresh_deal
 from thirteen.engine.errors import RuleError
 from thirteen.engine.events import (
     Event,
@@ -84,6 +84,7 @@ from thirteen.server.metrics import Metrics
 from thirteen.server.protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_MOVED,
+    CLOSE_POLICY,
     SEAT_ACTIONS,
     ProtocolError,
     error_frame,
@@ -97,6 +98,10 @@ RECENT_EVENTS = 512
 """Accepted actions whose events a reconnecting client can be sent again."""
 REMEMBERED_ANSWERS = 4096
 MOVED_SENTENCE = "This table moved to another server; reconnecting."
+PRIVATE_SENTENCE = (
+    "This is an event's table: only its players and the event's director may open it while "
+    "the event runs; its hands appear in the event's results once all three tables played them."
+)
 HOOK_RETRY_SECONDS = 1.0
 """How soon a table's hook (a sit & go's director) that failed is called again."""
 
@@ -199,10 +204,14 @@ class TableSettings:
     sit_out_hands: int = 3
     tournament_id: int | None = None
     """The sit & go this table plays: its stacks are tournament chips, never money."""
+    event_id: int | None = None
+    """The duplicate team event this table plays a round of: its stacks are points."""
 
     @property
     def is_tournament(self) -> bool:
-        return self.tournament_id is not None
+        """A sit & go's or a duplicate event's table: the room seats the players, nobody
+        leaves, and its stacks are not money (sitting, hands and leaving move no chips)."""
+        return self.tournament_id is not None or self.event_id is not None
 
     def to_json(self, rules: Rules) -> dict[str, Any]:
         return {
@@ -222,6 +231,7 @@ class TableSettings:
             "sit_out_hands": self.sit_out_hands,
             "status": self.status,
             "tournament": self.tournament_id,
+            "event": self.event_id,
             "rules": rules.to_dict(),
         }
 
@@ -445,6 +455,20 @@ class TableHook(Protocol):
     async def after_hand(self, owner: TableOwner) -> None: ...
 
 
+class DealGate(Protocol):
+    """What decides a table's deals and who may watch it (a duplicate event: :mod:`.events`,
+    where three tables are dealt the same cards, hand by hand together)."""
+
+    async def next_deal(self, owner: TableOwner) -> Deal | float:
+        """The deal for the table's next hand, or when to ask again (the owner also asks
+        again at once when :meth:`TableOwner.wake` is called)."""
+        ...
+
+    def may_watch(self, user_id: int | None) -> bool:
+        """Whether this account may open the table (play or watch)."""
+        ...
+
+
 class TableOwner:
     """The one task that owns a table's state."""
 
@@ -496,6 +520,8 @@ class TableOwner:
         self._closing_tried = -1
         self.hook: TableHook | None = None
         """A sit & go's director (:mod:`.tournaments`), set before :meth:`start`."""
+        self.gate: DealGate | None = None
+        """A duplicate event's dealer (:mod:`.events`), set before :meth:`start`."""
 
     @property
     def id(self) -> int:
@@ -614,7 +640,11 @@ class TableOwner:
             if self.settings.status != "open":
                 await self._close_seats()
                 return
-            action = StartHand(deal=fresh_deal(), at=at)
+            deal = fresh_deal() if self.gate is None else await self.gate.next_deal(self)
+            if not isinstance(deal, Deal):  # not yet: ask again then, or when woken
+                self._stalled_until = deal
+                return
+            action = StartHand(deal=deal, at=at)
         else:
             assert seat is not None
             action = Timeout(seat=seat, at=at)
@@ -626,10 +656,23 @@ class TableOwner:
             )
             self._stalled_until = at + 1.0
 
+    def wake(self) -> None:
+        """Something a held deal waits for may have happened: ask the gate again now."""
+        if not self.abandoned and self.task is not None and not self.task.done():
+            self.queue.put_nowait(Request("wake"))
+
     # ------------------------------------------------------------------ requests
     async def _handle(self, request: Request) -> None:
+        if request.kind == "wake":
+            self._stalled_until = 0.0
+            return
         if request.kind == "attach":
             assert request.watcher is not None
+            if self.gate is not None and not self.gate.may_watch(request.watcher.user_id):
+                request.watcher.offer(error_frame("private_table", PRIVATE_SENTENCE))
+                request.watcher.close_with(CLOSE_POLICY, PRIVATE_SENTENCE)
+                self._answer(request, {"type": "refused"})
+                return
             self.watchers.add(request.watcher)
             self.metrics.ws_watching.inc()
             request.watcher.offer(self._snapshot(request.watcher, request.since))
@@ -752,8 +795,8 @@ class TableOwner:
         if self.settings.is_tournament and kind in ("sit", "leave", "top_up", "sit_out"):
             raise ProtocolError(
                 "tournament_table",
-                "At a sit & go the room seats the players, and nobody adds chips, sits out or "
-                "leaves; an absent player is dealt in and played for.",
+                "At a sit & go or an event's table the room seats the players, and nobody adds "
+                "chips, sits out or leaves; an absent player is dealt in and played for.",
             )
         if kind == "sit":
             if seat is not None:
@@ -1197,6 +1240,7 @@ async def load_owner(
         sit_out_hands=row.sit_out_hands,
         status=row.status,
         tournament_id=row.tournament_id,
+        event_id=row.event_id,
     )
     owner = TableOwner(
         db,

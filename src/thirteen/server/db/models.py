@@ -144,6 +144,8 @@ class GameTable(Base):
     writer's, so a process that lost the table can no longer write to it."""
     tournament_id: Mapped[int | None] = mapped_column(Integer, default=None)
     """The sit & go this table plays (its stacks are tournament chips, not money)."""
+    event_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    """The duplicate team event this table plays a round of (points, not money)."""
 
     __table_args__ = (
         CheckConstraint("status IN ('open', 'closing', 'closed')", name="table_status"),
@@ -319,6 +321,149 @@ class TournamentEntry(Base):
     )
 
 
+class DuplicateEvent(Base):
+    """A duplicate team event (seed 004): teams of three meet in groups of three, each group
+    on three tables dealt the same cards (:mod:`..events`). ``round`` is the round in play
+    (0 before the start); ``schedule`` the groups of every round (JSON, set at the start)."""
+
+    __tablename__ = "duplicate_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    preset: Mapped[str] = mapped_column(String(48))
+    rules: Mapped[str] = mapped_column(Text)
+    rounds: Mapped[int] = mapped_column(Integer)
+    hands_per_round: Mapped[int] = mapped_column(Integer)
+    confirm_seconds: Mapped[float] = mapped_column(Float)
+    bot_level: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    schedule: Mapped[str | None] = mapped_column(Text, default=None)
+    starts_at: Mapped[float | None] = mapped_column(Float, default=None)
+    director_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float, default=None)
+    finished_at: Mapped[float | None] = mapped_column(Float, default=None)
+
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('registering', 'running', 'finished', 'cancelled')",
+            name="duplicate_event_status",
+        ),
+    )
+
+
+class DuplicateTeam(Base):
+    """A team of an event; a disqualified team is listed apart and its seats are played by
+    the room's bot for the rest of the event (the other teams' comparisons stay whole)."""
+
+    __tablename__ = "duplicate_teams"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("duplicate_events.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    bot: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[float] = mapped_column(Float)
+    disqualified_at: Mapped[float | None] = mapped_column(Float, default=None)
+
+    __table_args__ = (UniqueConstraint("event_id", "name", name="duplicate_team_name"),)
+
+
+class DuplicateMember(Base):
+    """A team's player ``number`` (1-3: who plays at which of the group's tables)."""
+
+    __tablename__ = "duplicate_members"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("duplicate_events.id"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("duplicate_teams.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+
+    __table_args__ = (
+        UniqueConstraint("event_id", "user_id", name="duplicate_member_once"),
+        UniqueConstraint("team_id", "number", name="duplicate_member_number"),
+        CheckConstraint("number BETWEEN 1 AND 3", name="duplicate_member_numbers"),
+    )
+
+
+class DuplicateTable(Base):
+    """One of a group's three tables in a round (``position`` 0-2: ``A1 B1 C1``,
+    ``B2 C2 A2``, ``C3 A3 B3``); ``teams`` the group's team ids A, B, C as JSON."""
+
+    __tablename__ = "duplicate_tables"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("duplicate_events.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    grp: Mapped[int] = mapped_column(Integer, primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    teams: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (UniqueConstraint("table_id", name="duplicate_table_once"),)
+
+
+class DuplicateDeal(Base):
+    """The deck order (with its salts) all three tables of a group are dealt for a hand;
+    ``root`` is the deck's commitment root every one of their histories shows."""
+
+    __tablename__ = "duplicate_deals"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("duplicate_events.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    grp: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deck: Mapped[str] = mapped_column(Text)
+    salts: Mapped[str] = mapped_column(Text)
+    root: Mapped[str] = mapped_column(String(64))
+
+
+class DuplicateConfirmation(Base):
+    """A player confirmed a hand's result (``hand`` 0: the round's team totals)."""
+
+    __tablename__ = "duplicate_confirmations"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("duplicate_events.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class DuplicateRuling(Base):
+    """A director's ruling: ``foul`` (a hand not set according to the rules: seed 004 §V.2),
+    ``warning`` or ``disqualify``; ``adjustments`` the points it moves, by user id (JSON)."""
+
+    __tablename__ = "duplicate_rulings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("duplicate_events.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    round: Mapped[int | None] = mapped_column(Integer, default=None)
+    hand: Mapped[int | None] = mapped_column(Integer, default=None)
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"), default=None)
+    adjustments: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(String(500))
+    by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        CheckConstraint("kind IN ('foul', 'warning', 'disqualify')", name="duplicate_ruling_kind"),
+        Index(
+            "duplicate_foul_once",
+            "event_id",
+            "round",
+            "hand",
+            "user_id",
+            unique=True,
+            sqlite_where=text("kind = 'foul'"),
+            postgresql_where=text("kind = 'foul'"),
+        ),
+    )
+
+
 class RoomProcess(Base):
     """A process of the room and until when it is alive unless it beats again: the tables it
     holds (``tables.lease_owner``) are its while it is alive (:mod:`..leases`)."""
@@ -341,6 +486,13 @@ class Meta(Base):
 
 __all__ = [
     "Base",
+    "DuplicateConfirmation",
+    "DuplicateDeal",
+    "DuplicateEvent",
+    "DuplicateMember",
+    "DuplicateRuling",
+    "DuplicateTable",
+    "DuplicateTeam",
     "GameTable",
     "Hand",
     "HandSeat",

@@ -1,0 +1,187 @@
+"""Duplicate team events (seed 004) on SQLite and PostgreSQL: a whole event of bot teams runs
+to its standings, every hand dealt the same cards at its group's three tables (one deck root in
+the three histories); team totals equal the sum of the hands' recorded results; an event's
+tables are private while it runs; a hand waits for its players' confirmations; rulings and a
+disqualification change the standings as seed 004 says; bad requests get a sentence."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from services import assert_audit_clean, run_with_db
+from sqlalchemy import select
+
+from thirteen.client import RoomClient, RoomError
+from thirteen.engine.cards import parse_cards
+from thirteen.engine.deck import Deal
+from thirteen.server.db.models import DuplicateTable, Hand, HandSeat
+from thirteen.server.db.session import Database
+from thirteen.server.duplicate import seating
+from thirteen.server.settings import Settings
+
+FAST = {
+    "showdown_seconds": 0.05,
+    "first_street_seconds": 2.0,
+    "street_seconds": 2.0,
+}
+
+
+@pytest.fixture
+def boss(room: str) -> Iterator[RoomClient]:
+    with RoomClient(room) as client:
+        client.sign_up("boss", "the boss password")
+        yield client
+
+
+def _event(boss: RoomClient, **body: Any) -> dict[str, Any]:
+    data = {
+        "preset": "open-face-cards",
+        "name": "Bots' duplicate",
+        "rounds": 2,
+        "hands_per_round": 2,
+        "confirm_seconds": 0,
+        "rules": FAST,
+        "bot_level": "heuristic",
+    }
+    data.update(body)
+    created: dict[str, Any] = boss.request("POST", "/api/events", data)
+    return created
+
+
+def _round_tables(detail: dict[str, Any], round_: int) -> list[int]:
+    groups = detail["round_results"][round_ - 1]["groups"]
+    return [t["table_id"] for g in groups for t in g["tables"]]
+
+
+def _watch_closed(boss: RoomClient, table_id: int) -> list[dict[str, Any]]:
+    """Watch an event's table as its director until it closes; the frames seen."""
+    try:
+        conn = boss.open_table(table_id)
+    except RoomError:  # it closed before we looked
+        return []
+    try:
+        conn.wait(lambda f: f.get("type") == "closing", timeout=240)
+        return conn.frames
+    finally:
+        conn.close()
+
+
+def _play_out(boss: RoomClient, event_id: int, rounds: int) -> dict[str, Any]:
+    for r in range(1, rounds + 1):
+        detail = boss.request("GET", f"/api/events/{event_id}")
+        assert detail["round"] == r
+        with ThreadPoolExecutor(9) as pool:
+            list(pool.map(lambda t: _watch_closed(boss, t), _round_tables(detail, r)))
+    final: dict[str, Any] = boss.request("GET", f"/api/events/{event_id}")
+    return final
+
+
+def _results_by_team(url: str, event_id: int) -> dict[int, int]:
+    """Each team's points as the hands' recorded results say (hand_seats), by seat."""
+
+    async def body(db: Database) -> dict[int, int]:
+        totals: dict[int, int] = defaultdict(int)
+        async with db.begin() as s:
+            placed = (
+                await s.scalars(select(DuplicateTable).where(DuplicateTable.event_id == event_id))
+            ).all()
+            for p in placed:
+                seats = seating(json.loads(p.teams))[p.position]
+                for seat, delta in (
+                    await s.execute(
+                        select(HandSeat.seat, HandSeat.delta)
+                        .join(Hand, Hand.id == HandSeat.hand_id)
+                        .where(Hand.table_id == p.table_id, Hand.status == "settled")
+                    )
+                ).all():
+                    totals[seats[seat][0]] += int(delta)
+        return dict(totals)
+
+    result: dict[int, int] = run_with_db(url, body)
+    return result
+
+
+def test_an_event_of_three_bot_teams_plays_the_same_cards_at_three_tables(
+    room: str, boss: RoomClient, settings: Settings
+) -> None:
+    event = _event(boss)
+    eid = event["id"]
+    assert event["status"] == "registering"
+    with pytest.raises(RoomError) as early:  # no teams yet
+        boss.request("POST", f"/api/events/{eid}/start")
+    assert early.value.code == "teams_not_ready"
+    boss.request("POST", f"/api/events/{eid}/bot-teams", {"count": 3})
+    started = boss.request("POST", f"/api/events/{eid}/start")
+    assert started["status"] == "running"
+    assert started["round"] == 1
+    group = started["round_results"][0]["groups"][0]
+    a, b, c = group["teams"]
+    # seed 004: A1 B1 C1 / B2 C2 A2 / C3 A3 B3
+    assert [[(s["team"], s["number"]) for s in t["seats"]] for t in group["tables"]] == [
+        [(a, 1), (b, 1), (c, 1)],
+        [(b, 2), (c, 2), (a, 2)],
+        [(c, 3), (a, 3), (b, 3)],
+    ]
+    lobby = boss.request("GET", "/api/tables")["tables"]
+    assert not set(_round_tables(started, 1)) & {t["id"] for t in lobby}  # private
+
+    final = _play_out(boss, eid, 2)
+    assert final["status"] == "finished"
+    hands = [h for r in final["round_results"] for g in r["groups"] for h in g["hands"]]
+    assert len(hands) == 4
+    assert all(h["complete"] for h in hands)
+
+    # the same deal at the three tables of every hand: one deck (and salts), one root
+    for r in (1, 2):
+        tables = _round_tables(final, r)
+        for n in (1, 2):
+            decks = set()
+            for table_id in tables:
+                listed = boss.request("GET", f"/api/admin/tables/{table_id}/hands")
+                hand_id = next(h["id"] for h in listed if h["number"] == n)
+                history = boss.request("GET", f"/api/admin/hands/{hand_id}")
+                decks.add((history["deal"]["deck"], tuple(history["deal"]["salts"])))
+            assert len(decks) == 1, f"round {r} hand {n} was dealt {len(decks)} ways"
+            deck, salts = decks.pop()
+            root = Deal.from_order(parse_cards(deck), [bytes.fromhex(x) for x in salts]).root
+            shown = final["round_results"][r - 1]["groups"][0]["hands"][n - 1]["root"]
+            assert shown == root
+
+    # team totals: the sum of their members' recorded results; the field sums to zero
+    recorded = _results_by_team(settings.database_url, eid)
+    standings = {t["id"]: t for t in final["standings"]}
+    assert {tid: t["total"] for tid, t in standings.items()} == recorded
+    assert sum(recorded.values()) == 0
+    assert sorted(t["rank"] for t in final["standings"]) == sorted(
+        1 + sum(o["total"] > t["total"] for o in final["standings"]) for t in final["standings"]
+    )
+    for team in final["standings"]:
+        assert sum(team["rounds"]) == team["total"]
+
+    # the deal side by side, seat by seat: the three teams' play of the same cards
+    side = boss.request("GET", f"/api/events/{eid}/deals/1/1/1")
+    assert [len(s["plays"]) for s in side["seats"]] == [3, 3, 3]
+    for seat in side["seats"]:
+        assert len({p["team"] for p in seat["plays"]}) == 3
+        cards = [
+            set(parse_cards(p["front"] + " " + p["middle"] + " " + p["back"]))
+            for p in seat["plays"]
+        ]
+        assert all(len(c) == 13 for c in cards)
+
+    # the results as CSV: every seat of every hand, summing to each team's total
+    text = boss.request("GET", f"/api/events/{eid}/results.csv")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == 4 * 3 * 3
+    by_name: dict[str, int] = defaultdict(int)
+    for row in rows:
+        by_name[row["team"]] += int(row["points"])
+    assert by_name == {t["name"]: t["total"] for t in final["standings"]}
+    assert_audit_clean(settings.database_url)
