@@ -185,3 +185,167 @@ def test_an_event_of_three_bot_teams_plays_the_same_cards_at_three_tables(
         by_name[row["team"]] += int(row["points"])
     assert by_name == {t["name"]: t["total"] for t in final["standings"]}
     assert_audit_clean(settings.database_url)
+
+
+def _person(room: str, name: str) -> RoomClient:
+    client = RoomClient(room)
+    client.sign_up(name, f"{name}'s password")
+    return client
+
+
+def _hand_started(frames: list[dict[str, Any]], number: int) -> bool:
+    return any(
+        e["event"] == "HandStarted" and e.get("number") == number
+        for f in frames
+        for e in f.get("events", [])
+    )
+
+
+def _settled(conn: Any, count: int) -> None:
+    """Wait until ``count`` hands settled at the connection's table."""
+
+    def seen() -> int:
+        return sum(
+            1 for f in conn.frames for e in f.get("events", []) if e["event"] == "HandSettled"
+        )
+
+    if seen() < count:
+        conn.wait(lambda _f: seen() >= count, timeout=120)
+
+
+def test_people_confirm_results_the_tables_are_private_and_the_director_rules(
+    room: str, boss: RoomClient, settings: Settings
+) -> None:
+    quick = {"showdown_seconds": 0.05, "first_street_seconds": 0.3, "street_seconds": 0.3}
+    event = _event(boss, rounds=1, hands_per_round=3, confirm_seconds=90, rules=quick)
+    eid = event["id"]
+    ann, bob, cat, dan = (_person(room, n) for n in ("ann", "bob", "cat", "dan"))
+    try:
+        with pytest.raises(RoomError) as bad:
+            ann.request("POST", f"/api/events/{eid}/teams", {"name": "<script>"})
+        assert bad.value.code == "bad_team"
+        aces = ann.request("POST", f"/api/events/{eid}/teams", {"name": "Aces"})
+        team = next(t for t in aces["standings"] if t["name"] == "Aces")
+        with pytest.raises(RoomError) as twice:
+            ann.request("POST", f"/api/events/{eid}/teams", {"name": "Kings"})
+        assert twice.value.code == "already_registered"
+        bob.request("POST", f"/api/events/{eid}/teams/{team['id']}/members")
+        cat.request("POST", f"/api/events/{eid}/teams/{team['id']}/members")
+        with pytest.raises(RoomError) as full:
+            dan.request("POST", f"/api/events/{eid}/teams/{team['id']}/members")
+        assert (full.value.code, full.value.status) == ("team_full", 409)
+        with pytest.raises(RoomError) as not_director:
+            ann.request("POST", f"/api/events/{eid}/start")
+        assert not_director.value.status == 403
+        boss.request("POST", f"/api/events/{eid}/bot-teams", {"count": 2})
+        started = boss.request("POST", f"/api/events/{eid}/start")
+        listed = next(t for t in started["standings"] if t["name"] == "Aces")
+        assert [m["name"] for m in listed["members"]] == ["ann", "bob", "cat"]
+
+        mine = ann.request("GET", f"/api/events/{eid}")["you"]
+        assert mine["number"] == 1
+        assert mine["table_id"] in _round_tables(started, 1)
+        # an event's table is its players' and the director's: nobody else may look
+        for outsider, watch_only in ((dan, False), (dan, True), (ann, False)):
+            others = [t for t in _round_tables(started, 1) if t != mine["table_id"]]
+            target = others[0] if outsider is ann else mine["table_id"]
+            with pytest.raises(RoomError):
+                outsider.open_table(target, watch_only=watch_only).close()
+
+        watches = [boss.open_table(t) for t in _round_tables(started, 1)]
+        for conn in watches:
+            _settled(conn, 1)
+        detail = boss.request("GET", f"/api/events/{eid}")
+        first = detail["round_results"][0]["groups"][0]["hands"][0]
+        assert first["complete"]
+        assert first["confirmed"] == 0
+        # nobody confirmed: hand 2 waits (its 90 s to confirm by itself are far off)
+        assert not any(_hand_started(c.frames, 2) for c in watches)
+        ann.request("POST", f"/api/events/{eid}/confirmations", {"round": 1, "hand": 1})
+        bob.request("POST", f"/api/events/{eid}/confirmations", {"round": 1, "hand": 1})
+        bob.request("POST", f"/api/events/{eid}/confirmations", {"round": 1, "hand": 1})  # again
+        with pytest.raises(RoomError) as outsider_confirms:
+            dan.request("POST", f"/api/events/{eid}/confirmations", {"round": 1, "hand": 1})
+        assert outsider_confirms.value.code == "not_registered"
+        assert (
+            boss.request("GET", f"/api/events/{eid}")["round_results"][0]["groups"][0]["hands"][0][
+                "confirmed"
+            ]
+            == 2
+        )
+        assert not any(_hand_started(c.frames, 2) for c in watches)
+        cat.request("POST", f"/api/events/{eid}/confirmations", {"round": 1, "hand": 1})
+        for conn in watches:
+            conn.wait(lambda _f, c=conn: _hand_started(c.frames, 2), timeout=60)
+            _settled(conn, 2)
+
+        # the director disqualifies the people's team: from the next deal the room's bot
+        # plays its seats (nobody waits for its confirmations), and it is ranked apart
+        boss.request(
+            "POST",
+            f"/api/events/{eid}/rulings",
+            {"kind": "disqualify", "player": "ann", "reason": "Signals to a teammate."},
+        )
+        for conn in watches:
+            conn.wait(lambda _f, c=conn: _hand_started(c.frames, 3), timeout=60)
+        at_ann = next(c for c in watches if c.table_id == mine["table_id"])
+        names = [s["player"] for s in at_ann.view["seats"] if s is not None]
+        assert "ann" not in names
+        for conn in watches:  # a table closes once the event moved on (here: finished)
+            if not any(f.get("type") == "closing" for f in conn.frames):
+                conn.wait(lambda f: f.get("type") == "closing", timeout=60)
+            conn.close()
+        final = boss.request("GET", f"/api/events/{eid}")
+        assert final["status"] == "finished"  # no person left to confirm the round's totals
+
+        # a foul ruling on bob's first hand: -12 basis points and +6 to each other player
+        # (seed 004 §V.2), kept as the difference it makes; a warning moves nothing
+        ruled = boss.request(
+            "POST",
+            f"/api/events/{eid}/rulings",
+            {
+                "kind": "foul",
+                "player": "bob",
+                "round": 1,
+                "hand": 1,
+                "reason": "Moved a card after placing it.",
+            },
+        )
+        with pytest.raises(RoomError) as again:
+            boss.request(
+                "POST",
+                f"/api/events/{eid}/rulings",
+                {"kind": "foul", "player": "bob", "round": 1, "hand": 1, "reason": "Again."},
+            )
+        assert again.value.code == "bad_ruling"
+        boss.request(
+            "POST",
+            f"/api/events/{eid}/rulings",
+            {"kind": "warning", "player": "cat", "reason": "Slow play."},
+        )
+        final = boss.request("GET", f"/api/events/{eid}")
+        kinds = [(r["kind"], r["player"], r["reason"]) for r in final["rulings"]]
+        assert kinds == [
+            ("disqualify", "ann", "Signals to a teammate."),
+            ("foul", "bob", "Moved a card after placing it."),
+            ("warning", "cat", "Slow play."),
+        ]
+        foul = final["rulings"][1]
+        assert sum(foul["points"].values()) == 0
+        assert foul["points"].get("Aces", 0) <= 0
+        assert foul["points"] == {
+            t["name"]: t["rulings"] for t in final["standings"] if t["rulings"]
+        }
+        assert ruled["rulings"][1]["id"] == foul["id"]
+        by_name = {t["name"]: t for t in final["standings"]}
+        assert by_name["Aces"]["disqualified"]
+        assert by_name["Aces"]["rank"] is None
+        assert final["standings"][-1]["name"] == "Aces"  # listed apart, after the ranked
+        recorded = _results_by_team(settings.database_url, eid)
+        for t in final["standings"]:
+            assert t["points"] == recorded[t["id"]]
+            assert t["total"] == t["points"] + t["rulings"]
+        assert_audit_clean(settings.database_url)
+    finally:
+        for person in (ann, bob, cat, dan):
+            person.close()

@@ -328,11 +328,17 @@ async def confirm(event_id: RowId, body: ConfirmIn, request: Request, me: User) 
     """Confirm a hand's result (``hand`` 0: the round's team totals); the next hand is dealt
     once everyone confirmed, or by itself after the event's seconds to confirm."""
     await events.confirm(db_of(request), event_id, me.user_id, body.round, body.hand)
+    await _wake(request, event_id)
+
+
+async def _wake(request: Request, event_id: int) -> None:
+    """A held deal or round may go on now: ask the event's tables here (another process's
+    ask again within a moment) and the event itself."""
     room = _room(request)
     for owner in list(room.owners.values()):
         if owner.settings.event_id == event_id:
             owner.wake()
-    room.look_at_event(event_id)
+    await room.advance_event(event_id)
 
 
 @router.post(
@@ -352,6 +358,8 @@ async def rule(event_id: RowId, body: RulingIn, request: Request, admin: Admin) 
         round_=body.round,
         hand=body.hand,
     )
+    if body.kind == "disqualify":  # nobody waits for its players' confirmations any more
+        await _wake(request, event_id)
     return await _detail(request, event_id)
 
 

@@ -380,13 +380,15 @@ class Room:
 
         def look() -> None:
             self._event_looks.pop(event_id, None)
-            task = loop.create_task(self._advance_event(event_id))
+            task = loop.create_task(self.advance_event(event_id))
             self._event_tasks.add(task)
             task.add_done_callback(self._event_tasks.discard)
 
         self._event_looks[event_id] = loop.call_later(max(0.0, delay), look)
 
-    async def _advance_event(self, event_id: int) -> None:
+    async def advance_event(self, event_id: int) -> None:
+        """Move the event on now if it can (:func:`.events.advance`) and run this process's
+        share of any tables that opened; look again when it says."""
         try:
             again = await events.advance(self.db, event_id)
             await self.discover()
