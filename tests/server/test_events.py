@@ -349,3 +349,33 @@ def test_people_confirm_results_the_tables_are_private_and_the_director_rules(
     finally:
         for person in (ann, bob, cat, dan):
             person.close()
+
+
+def test_teams_are_ranked_across_events_and_event_hands_stay_off_personal_boards(
+    room: str, boss: RoomClient
+) -> None:
+    quick = {"showdown_seconds": 0.05, "first_street_seconds": 0.3, "street_seconds": 0.3}
+    people = [_person(room, n) for n in ("ann", "bob", "cat")]
+    try:
+        totals = []
+        for _ in range(2):  # the same team name in two events is one team on the board
+            eid = _event(boss, rounds=1, hands_per_round=1, rules=quick)["id"]
+            made = people[0].request("POST", f"/api/events/{eid}/teams", {"name": "Aces"})
+            team = next(t for t in made["standings"] if t["name"] == "Aces")
+            for p in people[1:]:
+                p.request("POST", f"/api/events/{eid}/teams/{team['id']}/members")
+            boss.request("POST", f"/api/events/{eid}/bot-teams", {"count": 2})
+            boss.request("POST", f"/api/events/{eid}/start")
+            final = _play_out(boss, eid, 1)
+            assert final["status"] == "finished"
+            aces = next(t for t in final["standings"] if t["name"] == "Aces")
+            totals.append((aces["total"], aces["rank"] == 1))
+        board = boss.request("GET", "/api/leaderboards?game=ofc&period=all&who=teams")
+        assert [(s["name"], s["hands"]) for s in board["standings"]] == [("Aces", 2)]
+        assert board["standings"][0]["net_units"] == sum(t for t, _won in totals)
+        assert board["standings"][0]["big_hands"] == sum(won for _t, won in totals)
+        mine = people[0].request("GET", "/api/leaderboards?period=all&who=people&min_hands=1")
+        assert mine["you"]["hands"] == 0  # points at an event are not money
+    finally:
+        for p in people:
+            p.close()

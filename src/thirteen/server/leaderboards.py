@@ -22,11 +22,12 @@ What the boards count, where the issue left it open:
   4), ordered by net units, then by more hands, then by name.
 - **Who**: ``people`` (players and admins) and ``bots`` are ranked apart, never on one board.
 
-The hook for duplicate team rankings (issue 13, once events exist): a third ``who``, ``teams``,
-whose rows come from the events' confirmed standings rather than from ``hand_seats`` — a
-:class:`Standing` per team with its events counted as ``hands``, its total in units and its
-board wins as ``big_hands`` — through :func:`leaderboard` and the same response, so the page and
-the API only learn one more value of ``who``.
+- **Teams** (``who=teams``): duplicate team rankings across events (:mod:`.events`). A team is
+  known by its name (case aside) from one event to the next; a row sums the finished events of
+  the game that ended in the period: ``hands`` counts the events it played, ``net_units`` its
+  points in them (rulings included), ``big_hands`` the events it won. Bot teams and disqualified
+  teams are not ranked; one event is enough to be ranked (``min_hands`` overrides it). Hands at
+  an event's table count on no one's personal board (points, not money, as at a sit & go).
 
 Efficiency: the database aggregates (one ``GROUP BY`` over the period's hands; the
 ``hands_finished`` index, migration 0004, finds a day's or a week's hands without reading the
@@ -46,27 +47,32 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import Float, Subquery, and_, case, cast, func, literal_column, select
 
 from thirteen.engine.rules import ALIASES, PRESETS
+from thirteen.server import events
 from thirteen.server.api import ApiError, db_of, errors, optional_user
-from thirteen.server.db.models import GameTable, Hand, HandSeat, User
+from thirteen.server.db.models import DuplicateEvent, GameTable, Hand, HandSeat, User
 from thirteen.server.db.session import Database
 
 router = APIRouter()
 
 Period = Literal["day", "week", "all"]
-Who = Literal["people", "bots"]
+Who = Literal["people", "bots", "teams"]
 PERIODS: tuple[Period, ...] = ("day", "week", "all")
 BIG_HAND_UNITS = 6
 """A hand won by this many units or more is a big hand."""
 MIN_HANDS: dict[Period, int] = {"day": 10, "week": 25, "all": 50}
 """Hands an account needs in the period to be ranked (unless the request says otherwise)."""
-ROLES: dict[Who, tuple[str, ...]] = {"people": ("player", "admin"), "bots": ("bot",)}
+ROLES: dict[Who, tuple[str, ...]] = {
+    "people": ("player", "admin"),
+    "bots": ("bot",),
+    "teams": (),
+}
 FAMILIES = {"chinese": "Chinese Poker", "ofc": "Open-face Chinese Poker"}
 ALL_GAMES = "all"
 DAY = 86_400.0
@@ -170,6 +176,7 @@ def _aggregate(
         HandSeat.delta.is_not(None),
         GameTable.practice.is_(False),
         GameTable.tournament_id.is_(None),  # tournament chips, at a unit that rises: not money
+        GameTable.event_id.is_(None),  # a duplicate event's points: its teams' board
         User.role.in_(ROLES[who]),
     ]
     if presets is not None:
@@ -201,6 +208,18 @@ async def leaderboard(db: Database, query: BoardQuery, *, today: dt.date | None 
     presets = game_presets(query.game)
     day = query.day or today or dt.datetime.now(dt.UTC).date()
     since, until = period_bounds(query.period, day)
+    if query.who == "teams":
+        min_events = query.min_hands or 1
+        return Board(
+            game=canonical_game(query.game),
+            period=query.period,
+            who="teams",
+            since=since,
+            until=until,
+            min_hands=min_events,
+            standings=await _team_standings(db, presets, since, until, min_events, query.limit),
+            counted_at=time.time(),
+        )
     min_hands = query.min_hands if query.min_hands is not None else MIN_HANDS[query.period]
     inner = _aggregate(presets, query.who, since, until)
     ranked = (
@@ -226,6 +245,42 @@ async def leaderboard(db: Database, query: BoardQuery, *, today: dt.date | None 
         standings=standings,
         counted_at=time.time(),
     )
+
+
+async def _team_standings(
+    db: Database,
+    presets: tuple[str, ...] | None,
+    since: float | None,
+    until: float | None,
+    min_events: int,
+    limit: int,
+) -> list[Standing]:
+    """Teams ranked across the finished events of the game and period (see the docstring)."""
+    where = [DuplicateEvent.status == "finished"]
+    if presets is not None:
+        where.append(DuplicateEvent.preset.in_(presets))
+    if since is not None and until is not None:
+        where += [DuplicateEvent.finished_at >= since, DuplicateEvent.finished_at < until]
+    async with db.snapshot() as s:
+        ids = (await s.scalars(select(DuplicateEvent.id).where(*where))).all()
+    rows: dict[str, list[Any]] = {}
+    for event_id in ids:
+        for team in (await events.standings(db, event_id))["standings"]:
+            if team["bot"] or team["disqualified"]:
+                continue
+            row = rows.setdefault(team["name"].lower(), [team["name"], 0, 0, 0])
+            row[1] += 1
+            row[2] += team["total"]
+            row[3] += team["rank"] == 1
+    ranked = sorted(
+        (r for r in rows.values() if r[1] >= min_events), key=lambda r: (-r[2], -r[1], r[0])
+    )[:limit]
+    standings: list[Standing] = []
+    for i, (name, played, total, won) in enumerate(ranked):
+        tied = standings and standings[-1].net_units == float(total)
+        rank = standings[-1].rank if tied else i + 1
+        standings.append(Standing(rank, name, played, float(total), won))
+    return standings
 
 
 async def account_line(db: Database, board: Board, user_id: int) -> tuple[int, float, int]:
@@ -352,7 +407,9 @@ async def leaderboards(
         ),
     ] = ALL_GAMES,
     period: Annotated[Period, Query(description="day, week (UTC calendar) or all.")] = "week",
-    who: Annotated[Who, Query(description="people or bots.")] = "people",
+    who: Annotated[
+        Who, Query(description="people, bots, or teams (duplicate events: see the docstring).")
+    ] = "people",
     date: Annotated[
         dt.date | None,
         Query(description="YYYY-MM-DD: the day or week holding it (UTC); default today."),

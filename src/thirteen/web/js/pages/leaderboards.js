@@ -133,6 +133,50 @@ function boardTable(board, title, gameLabel) {
   );
 }
 
+const TEAM_COLUMNS = ["Rank", "Team", "Points", "Events", "Points per event", "Events won"];
+
+/**
+ * Duplicate team rankings (who=teams): a board's "hands" are the events a team played, its
+ * "net units" its points in them and its "big hands" the events it won.
+ * @param {Board} board @param {string} gameLabel
+ */
+function teamTable(board, gameLabel) {
+  const captionId = uid("caption");
+  if (!board.standings.length) {
+    return h("p", { class: "muted" }, "No team has finished an event of this game in this period.");
+  }
+  return h(
+    "div",
+    { class: "scroll" },
+    h(
+      "table",
+      { class: "data stacked leaderboard", role: "table", "aria-labelledby": captionId },
+      h("caption", { id: captionId }, `Teams: ${gameLabel}, ${PERIOD_WORDS[board.period]}`),
+      h(
+        "thead",
+        { role: "rowgroup" },
+        h("tr", { role: "row" }, ...TEAM_COLUMNS.map((c) => h("th", { scope: "col", role: "columnheader" }, c))),
+      ),
+      h(
+        "tbody",
+        { role: "rowgroup" },
+        ...board.standings.map((s) =>
+          h(
+            "tr",
+            { role: "row" },
+            cell("Rank", String(s.rank)),
+            cell("Team", s.name),
+            cell("Points", signed(s.net_units)),
+            cell("Events", s.hands.toLocaleString("en")),
+            cell("Points per event", signed(s.units_per_hand)),
+            cell("Events won", s.big_hands.toLocaleString("en")),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 /**
  * @param {HTMLElement} main
  * @param {Record<string, string>} params
@@ -172,6 +216,7 @@ export function render(main, params) {
   const yours = h("p", { class: "board-you-line" });
   const people = h("div", {});
   const bots = h("div", {});
+  const teams = h("div", {});
   main.append(
     h(
       "div",
@@ -194,6 +239,13 @@ export function render(main, params) {
         people,
       ),
       h("section", { "aria-labelledby": "bots-heading" }, h("h2", { id: "bots-heading" }, "Bots"), bots),
+      h(
+        "section",
+        { "aria-labelledby": "teams-heading" },
+        h("h2", { id: "teams-heading" }, "Teams"),
+        h("p", { class: "muted" }, "Duplicate team events: points summed over the events each team finished."),
+        teams,
+      ),
     ),
   );
 
@@ -205,12 +257,13 @@ export function render(main, params) {
     const query = `game=${encodeURIComponent(game.value)}&period=${period.value}${fewest}`;
     history.replaceState(null, "", `#/leaderboards/${game.value}/${period.value}`);
     const gameLabel = GAMES.find(([g]) => g === game.value)?.[1] ?? game.value;
-    for (const holder of [people, bots]) holder.setAttribute("aria-busy", "true");
+    for (const holder of [people, bots, teams]) holder.setAttribute("aria-busy", "true");
     try {
-      /** @type {[Board, Board]} */
-      const [ours, theirs] = await Promise.all([
+      /** @type {[Board, Board, Board]} */
+      const [ours, theirs, squads] = await Promise.all([
         request("GET", `/api/leaderboards?${query}&who=people`),
         request("GET", `/api/leaderboards?${query}&who=bots`),
+        request("GET", `/api/leaderboards?game=${encodeURIComponent(game.value)}&period=${period.value}&who=teams`),
       ]);
       if (mine !== generation || stopped) return;
       error.textContent = "";
@@ -218,12 +271,13 @@ export function render(main, params) {
       yours.textContent = yourLine(ours);
       people.replaceChildren(boardTable(ours, "People", gameLabel));
       bots.replaceChildren(boardTable(theirs, "Bots", gameLabel));
+      teams.replaceChildren(teamTable(squads, gameLabel));
       announce(`${gameLabel}, ${PERIOD_WORDS[ours.period]}: ${ours.standings.length} people ranked.`);
     } catch (e) {
       if (mine !== generation || stopped) return;
       error.textContent = errorText(e);
     } finally {
-      if (mine === generation) for (const holder of [people, bots]) holder.removeAttribute("aria-busy");
+      if (mine === generation) for (const holder of [people, bots, teams]) holder.removeAttribute("aria-busy");
     }
   }
   form.addEventListener("change", () => load());
