@@ -21,7 +21,8 @@ from sqlalchemy import select
 from thirteen.client import RoomClient, RoomError
 from thirteen.engine.cards import parse_cards
 from thirteen.engine.deck import Deal
-from thirteen.server.db.models import DuplicateTable, Hand, HandSeat
+from thirteen.server.audit import audit
+from thirteen.server.db.models import DuplicateDeal, DuplicateTable, Hand, HandSeat
 from thirteen.server.db.session import Database
 from thirteen.server.duplicate import seating
 from thirteen.server.settings import Settings
@@ -185,6 +186,18 @@ def test_an_event_of_three_bot_teams_plays_the_same_cards_at_three_tables(
         by_name[row["team"]] += int(row["points"])
     assert by_name == {t["name"]: t["total"] for t in final["standings"]}
     assert_audit_clean(settings.database_url)
+
+    # the audit checks each table was dealt its group's deal: a deal changed afterwards shows
+    async def tamper(db: Database) -> list[str]:
+        async with db.begin() as s:
+            deal = await s.scalar(select(DuplicateDeal).where(DuplicateDeal.event_id == eid))
+            assert deal is not None
+            deal.salts = json.dumps([bytes(16).hex()] * 52)
+        return (await audit(db)).problems
+
+    problems: list[str] = run_with_db(settings.database_url, tamper)
+    assert len(problems) == 3, problems
+    assert all("was not dealt its group's deal" in p for p in problems)
 
 
 def _person(room: str, name: str) -> RoomClient:

@@ -9,7 +9,9 @@
 - sit & gos: a tournament's escrow holds every buy-in while it registers or runs and nothing
   after; a finished one placed every entrant once (1 to n) and paid out exactly its pool; a
   cancelled one has no entrants left; a running one's table is not closed; its table holds
-  every tournament chip dealt out (starting stack × entrants) after each hand.
+  every tournament chip dealt out (starting stack × entrants) after each hand;
+- duplicate events: every hand at an event's table was dealt its group's deal (the one deck
+  and salts its three tables share), and a running event has its round's tables.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from thirteen.engine.history import snapshot_from_json
 from thirteen.server import ledger
 from thirteen.server.db.models import (
+    DuplicateDeal,
+    DuplicateEvent,
+    DuplicateTable,
     GameTable,
     Hand,
     HandSeat,
@@ -103,7 +108,36 @@ async def audit(db: Database) -> AuditReport:
                     f"table {sitting.table_id} is closed but seat {sitting.seat} is still taken"
                 )
         report.problems.extend(await _tournaments(s, tables))
+        report.problems.extend(await _events(s, {h.id: h for h in hands}))
     return report
+
+
+async def _events(s: AsyncSession, hands: dict[int, Hand]) -> list[str]:
+    """Duplicate events: every hand at an event's table was dealt its group's deal (the deck
+    and salts written for the three tables), and a running event has its round's tables."""
+    problems: list[str] = []
+    deals = {
+        (d.event_id, d.round, d.grp, d.hand): (d.deck, d.salts)
+        for d in (await s.scalars(select(DuplicateDeal))).all()
+    }
+    placed = {p.table_id: p for p in (await s.scalars(select(DuplicateTable))).all()}
+    for hand in hands.values():
+        p = placed.get(hand.table_id)
+        if p is None or hand.history is None:
+            continue
+        dealt = json.loads(hand.history)["deal"]
+        wanted = deals.get((p.event_id, p.round, p.grp, hand.number))
+        if wanted is None or (dealt["deck"], dealt["salts"]) != (wanted[0], json.loads(wanted[1])):
+            problems.append(
+                f"event {p.event_id} round {p.round} table {hand.table_id} hand {hand.number} "
+                "was not dealt its group's deal"
+            )
+    for row in (await s.scalars(select(DuplicateEvent))).all():
+        if row.status == "running" and not any(
+            p.event_id == row.id and p.round == row.round for p in placed.values()
+        ):
+            problems.append(f"event {row.id} is running round {row.round} without its tables")
+    return problems
 
 
 async def _tournaments(s: AsyncSession, tables: dict[int, GameTable]) -> list[str]:
