@@ -9,13 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
-from services import assert_audit_clean, run_with_db
+from services import assert_audit_clean, room_process, run_with_db
 from sqlalchemy import select
 
 from thirteen.client import RoomClient, RoomError
@@ -392,3 +394,71 @@ def test_teams_are_ranked_across_events_and_event_hands_stay_off_personal_boards
     finally:
         for p in people:
             p.close()
+
+
+def test_an_event_killed_at_random_write_points_finishes_with_the_same_deals(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The room kills itself (SIGKILL) at a random write point of each life while an event of
+    bot teams plays; after every restart its tables resume (each still dealt its group's deal,
+    which the audit checks) and its rounds open exactly once."""
+    rng = random.Random(404)
+    with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
+        boss.sign_up("boss", "the boss password")
+        eid = _event(boss, rounds=2, hands_per_round=2)["id"]
+        boss.request("POST", f"/api/events/{eid}/bot-teams", {"count": 3})
+        boss.request("POST", f"/api/events/{eid}/start")
+    lives = kills = 0
+    finished = False
+    while not finished:
+        lives += 1
+        assert lives <= 14, "the event never finished"
+        chaos = {"chaos_kill_after": str(rng.randint(10, 120))} if lives <= 8 else {}
+        with room_process(database_url, tmp_path, **chaos) as served:
+            status = ""
+            try:
+                with RoomClient(served.url) as boss:
+                    boss.log_in("boss", "the boss password")
+                    detail = boss.request("GET", f"/api/events/{eid}")
+                    status = detail["status"]
+                    if status == "running":
+                        for table_id in _round_tables(detail, detail["round"]):
+                            _watch_closed(boss, table_id)
+                        status = boss.request("GET", f"/api/events/{eid}")["status"]
+            except TimeoutError:
+                raise AssertionError("stuck:\n" + "".join(served.log[-40:])) from None
+            except Exception:  # the room died under us: the next life picks up
+                served.process.wait(30)
+            if served.process.poll() is not None:
+                kills += 1
+                continue
+            finished = status == "finished"
+
+    async def hands(db: Database) -> list[tuple[int, int, str]]:
+        async with db.begin() as s:
+            tables = (
+                await s.scalars(
+                    select(DuplicateTable.table_id).where(DuplicateTable.event_id == eid)
+                )
+            ).all()
+            return [
+                (t, n, st)
+                for t, n, st in (
+                    await s.execute(
+                        select(Hand.table_id, Hand.number, Hand.status).where(
+                            Hand.table_id.in_(tables)
+                        )
+                    )
+                ).all()
+            ]
+
+    played = run_with_db(database_url, hands)
+    by_table: dict[int, list[int]] = defaultdict(list)
+    for table_id, number, status in played:
+        if status == "settled":
+            by_table[table_id].append(number)
+    assert len(by_table) == 6  # two rounds of three tables, opened once each
+    assert all(sorted(numbers) == [1, 2] for numbers in by_table.values())
+    assert_audit_clean(database_url)
+    assert kills >= 1
+    print(f"event through {lives} lives, {kills} killed at a write point")

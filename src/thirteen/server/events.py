@@ -43,6 +43,7 @@ teams' comparisons stay whole). Every ruling is kept with its reason and shown i
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -188,7 +189,11 @@ async def _locked(s: AsyncSession, event_id: int) -> DuplicateEvent:
         .values(status=DuplicateEvent.status)
         .execution_options(synchronize_session=False)
     )
-    row = await s.scalar(select(DuplicateEvent).where(DuplicateEvent.id == event_id))
+    row = await s.scalar(
+        select(DuplicateEvent)
+        .where(DuplicateEvent.id == event_id)
+        .execution_options(populate_existing=True)  # as it is now, not as first read
+    )
     if row is None:
         raise EventError("no_event", f"There is no event {event_id}.")
     return row
@@ -372,7 +377,8 @@ async def _start(s: AsyncSession, row: DuplicateEvent) -> None:
             f"An event needs a multiple of three teams (3, 6, 9, …); {len(teams)} registered. "
             "Fill the field with bot teams.",
         )
-    plan = schedule(len(teams), row.rounds, row.seed)
+    # a thread: a large field's search takes seconds, and the room's other tables go on
+    plan = await asyncio.to_thread(schedule, len(teams), row.rounds, row.seed)
     ids = [t.id for t in teams]
     row.schedule = json.dumps([[[ids[i] for i in g] for g in groups] for groups in plan])
     row.status = "running"
@@ -721,6 +727,15 @@ class DuplicateHook:
         number = owner.state.hands_played + 1
         if number > self.hands:
             return time.time() + 3600.0  # the round is over here: the table is closing
+        # every seat taken and dealt in first (a restart may come between a hand's end and
+        # the hook that sits its absent players in): a deal must reach the same three seats
+        # at the three tables
+        await self._seat_everyone(owner, await self._out())
+        for seat, who in enumerate(owner.state.seats):
+            if who is not None and who.sitting_out:
+                await owner.accept_here(SitIn(seat=seat, at=time.time()))
+        if sum(1 for who in owner.state.seats if who is not None) < TABLES:
+            return time.time() + HOLD_SECONDS
         async with self.db.begin() as s:
             if number > 1:
                 row = await s.get(DuplicateEvent, self.event_id)
@@ -744,8 +759,12 @@ class DuplicateHook:
                     )
                 if wait is not None:
                     return min(wait, time.time() + HOLD_SECONDS)
-            deal = await self._deal(s, number)
-            out = set(
+            return await self._deal(s, number)
+
+    async def _out(self) -> set[int]:
+        """The event's disqualified teams."""
+        async with self.db.begin() as s:
+            return set(
                 (
                     await s.scalars(
                         select(DuplicateTeam.id).where(
@@ -755,9 +774,6 @@ class DuplicateHook:
                     )
                 ).all()
             )
-        if out & {seat.team_id for seat in self.seats}:  # the bot sits in before this deal
-            await self._seat_everyone(owner, out)
-        return deal
 
     async def _deal(self, s: AsyncSession, number: int) -> Deal:
         key = (self.event_id, self.round, self.grp, number)
@@ -789,16 +805,7 @@ class DuplicateHook:
         async with self.db.begin() as s:
             row = await s.get(DuplicateEvent, self.event_id)
             assert row is not None
-            out = set(
-                (
-                    await s.scalars(
-                        select(DuplicateTeam.id).where(
-                            DuplicateTeam.event_id == self.event_id,
-                            DuplicateTeam.disqualified_at.is_not(None),
-                        )
-                    )
-                ).all()
-            )
+        out = await self._out()
         if row.status != "running":
             if owner.settings.status == "open":
                 await owner.close_after_hand()

@@ -98,6 +98,7 @@ RECENT_EVENTS = 512
 """Accepted actions whose events a reconnecting client can be sent again."""
 REMEMBERED_ANSWERS = 4096
 MOVED_SENTENCE = "This table moved to another server; reconnecting."
+CLOSED_SENTENCE = "This table has closed."
 PRIVATE_SENTENCE = (
     "This is an event's table: only its players and the event's director may open it while "
     "the event runs; its hands appear in the event's results once all three tables played them."
@@ -668,10 +669,15 @@ class TableOwner:
             return
         if request.kind == "attach":
             assert request.watcher is not None
+            if self.settings.status == "closed":  # it closed while the socket was let in
+                request.watcher.offer({"type": "closing", "message": CLOSED_SENTENCE})
+                request.watcher.close()
+                self._answer(request, {"type": "closing", "message": CLOSED_SENTENCE})
+                return
             if self.gate is not None and not self.gate.may_watch(request.watcher.user_id):
                 request.watcher.offer(error_frame("private_table", PRIVATE_SENTENCE))
                 request.watcher.close_with(CLOSE_POLICY, PRIVATE_SENTENCE)
-                self._answer(request, {"type": "refused"})
+                self._answer(request, error_frame("private_table", PRIVATE_SENTENCE))
                 return
             self.watchers.add(request.watcher)
             self.metrics.ws_watching.inc()
@@ -1150,7 +1156,7 @@ class TableOwner:
             self.settings = replace(self.settings, status="closed")
             await self._set_status("closed")
             for watcher in list(self.watchers):
-                watcher.offer({"type": "closing", "message": "This table has closed."})
+                watcher.offer({"type": "closing", "message": CLOSED_SENTENCE})
                 watcher.close()
             self.watchers.clear()
             if self.on_change is not None:
