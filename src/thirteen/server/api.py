@@ -52,6 +52,9 @@ STATUS_BY_CODE = {
     "not_registered": 409,
     "not_registering": 409,
     "tournament_table": 409,
+    "no_hints": 403,
+    "bad_practice": 400,
+    "too_many_runs": 409,
 }
 
 CSP = (

@@ -18,6 +18,7 @@ from thirteen.server import (
     histories,
     leaderboards,
     lobby,
+    practice_routes,
     routes,
     tournament_routes,
     web,
@@ -74,7 +75,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.throttle = Throttle(settings)
     app.state.leaderboards = leaderboards.BoardCache()
     api.install(app)
-    for module in (routes, lobby, assist, histories, leaderboards, tournament_routes, ws):
+    for module in (
+        routes,
+        lobby,
+        assist,
+        histories,
+        leaderboards,
+        tournament_routes,
+        practice_routes,
+        ws,
+    ):
         app.include_router(module.router)
 
     @app.get("/metrics", include_in_schema=False)

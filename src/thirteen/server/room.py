@@ -30,7 +30,7 @@ from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
 from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
 from thirteen.engine.state import Phase, new_table
-from thirteen.server import leases, ledger
+from thirteen.server import leases, ledger, practice
 from thirteen.server.accounts import Accounts, user_by_name
 from thirteen.server.bus import Bus, BusError, Message
 from thirteen.server.db.models import GameTable, Meta, RoomProcess
@@ -339,6 +339,8 @@ class Room:
         )
         if row.tournament_id is not None:
             owner.hook = TournamentHook(self.db, row.tournament_id)
+        elif row.practice:  # a duplicate practice run's table (practice.py)
+            owner.hook = await practice.hook_for(self.db, self.accounts, row.id)
         self._start(owner)
         self.remote_lobby.pop(table_id, None)
         log.info(
@@ -461,6 +463,7 @@ class Room:
         if self.bus is None:
             return
         closed = owner.settings.status == "closed" or self.owners.get(owner.id) is not owner
+        closed = closed or not practice.listed(owner)
         entry = None if closed else owner.lobby_entry()
         self.bus.broadcast({"k": "lobby", "table": owner.id, "entry": entry})
 
@@ -566,7 +569,11 @@ class Room:
             row.status = "closing"
 
     def lobby_frame(self) -> dict[str, Any]:
-        tables = [o.lobby_entry() for o in self.owners.values() if o.settings.status != "closed"]
+        tables = [
+            o.lobby_entry()
+            for o in self.owners.values()
+            if o.settings.status != "closed" and practice.listed(o)
+        ]
         tables += [entry for _process, entry in self.remote_lobby.values()]
         tables.sort(key=lambda entry: int(entry["id"]))
         return {"type": "lobby", "server_time": time.time(), "tables": tables}
