@@ -130,7 +130,7 @@ function runsTable(runs) {
   if (!runs.length) return h("p", { class: "muted" }, "No run yet.");
   return h(
     "table",
-    { class: "practice-list", "aria-labelledby": "practice-runs" },
+    { class: "data practice-list", "aria-labelledby": "practice-runs" },
     h(
       "thead",
       {},
@@ -214,7 +214,7 @@ function handSection(hand) {
     h("p", {}, line, " ", h("a", { href: `#/hand/${hand.hand_id}` }, `Replay hand ${hand.number}`)),
     h(
       "table",
-      { class: "practice-boards" },
+      { class: "data practice-boards" },
       h("caption", {}, `${title}: your rows and the bot's`),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Row"), h("th", { scope: "col" }, "Yours"), h("th", { scope: "col" }, "The bot's"))),
       h(

@@ -18,10 +18,11 @@ export function difference(n) {
 /**
  * The panel: `element` (hidden until the table turns out to be a run of yours), `start()` to
  * ask once the table's settings are known, `refresh()` after each hand, `stop()` when the page
- * goes; `active` once it is a run.
+ * goes; `active` once it is a run (`onActive` is called then).
  * @param {number} tableId
+ * @param {() => void} onActive
  */
-export function duplicatePanel(tableId) {
+export function duplicatePanel(tableId, onActive) {
   const summary = h("p", { class: "duplicate-total", role: "status" });
   const body = h("tbody");
   const element = h(
@@ -31,7 +32,7 @@ export function duplicatePanel(tableId) {
     summary,
     h(
       "table",
-      { class: "duplicate-hands" },
+      { class: "data duplicate-hands" },
       h("caption", {}, "Each hand: your points, the bot's with your cards, the difference"),
       h(
         "thead",
@@ -60,10 +61,22 @@ export function duplicatePanel(tableId) {
   /** @type {number | undefined} */
   let timer;
 
-  function start() {
-    if (asked) return;
-    asked = true;
-    refresh();
+  let starting = false;
+
+  /** Whether the table is one of your runs (your list, not the run itself: no 404 to log). */
+  async function start() {
+    if (asked || starting) return;
+    starting = true;
+    try {
+      const mine = await request("GET", "/api/practice/duplicate");
+      if (stopped || !mine.runs.some((/** @type {any} */ r) => r.table_id === tableId)) return;
+      asked = true;
+      await refresh();
+    } catch {
+      // the room is away: an ordinary practice table's page (the next snapshot asks again)
+    } finally {
+      starting = false;
+    }
   }
 
   async function refresh() {
@@ -89,8 +102,11 @@ export function duplicatePanel(tableId) {
 
   /** @param {Record<string, any>} run */
   function draw(run) {
-    panel.active = true;
-    element.hidden = false;
+    if (!panel.active) {
+      panel.active = true;
+      element.hidden = false;
+      onActive();
+    }
     const rows = run.hands.map((/** @type {Record<string, any>} */ hand) =>
       hand.pending
         ? h(

@@ -79,7 +79,8 @@ export function render(main, params) {
   const felt = h("div", { class: "felt" });
   const results = h("section", { class: "showdown", "aria-label": "Showdown", hidden: true });
   const controls = h("div", { class: "seat-controls" });
-  const duplicate = duplicatePanel(tableId); // a duplicate practice run's hands, for its player
+  // a duplicate practice run's hands, for its player (no Hint button there: redraw)
+  const duplicate = duplicatePanel(tableId, () => redraw());
   const help = h(
     "details",
     { class: "help" },
