@@ -86,9 +86,16 @@ def _check_hand(boss: RoomClient, preset: str, hand: dict[str, Any]) -> None:
     assert hand["your_points"] == full["result"]["totals"][seats.index(0)]
     you, bot = hand["your_board"], hand["bot_board"]
     every = ("front", "middle", "back", "discards")
-    # the same cards, every one placed or discarded, rows of 3, 5 and 5
-    assert _cards(bot, *every) == _cards(you, *every)
+    # the same cards as the player's (those of seat 0 in the deck), every one of them placed
+    # or discarded, in rows of 3, 5 and 5 (unless the bot surrendered)
+    assert _cards(bot, "cards") == _cards(you, "cards") == _cards(you, *every)
+    real = replay(history).hand
+    assert real is not None
+    board = real.board_of(0)
+    assert board is not None
+    assert _cards(you, "cards") == sorted(board.dealt)
     if not bot["surrendered"]:
+        assert _cards(bot, *every) == _cards(bot, "cards")
         assert [len(parse_cards(bot[r])) for r in ("front", "middle", "back")] == [3, 5, 5]
     if get_rules(preset).is_ofc:
         return

@@ -111,6 +111,7 @@ def _board(state: TableState, seat: int) -> tuple[int, dict[str, Any]]:
     board = hand.boards[index]
     player = hand.result.players[index]
     return player.total, {
+        "cards": format_cards(board.dealt),
         "front": format_cards(board.front),
         "middle": format_cards(board.middle),
         "back": format_cards(board.back),

@@ -58,6 +58,7 @@ class DuplicateStart(BaseModel):
 
 
 class Board(BaseModel):
+    cards: str = Field(description="Every card dealt to the seat in the hand.")
     front: str = Field(description="The front row's cards, as text (Qh Js 2c).")
     middle: str = Field(description="The middle row's cards.")
     back: str = Field(description="The back row's cards.")
@@ -152,7 +153,8 @@ async def _summary(db: Database, run: PracticeRun, table: GameTable) -> Duplicat
         bot_level=table.bot_level,
         deals=run.deals,
         played=played,
-        status=run.status,
+        # a run whose table an administrator closed ended there
+        status="ended" if run.status == "playing" and table.status == "closed" else run.status,
         buy_in=run.buy_in,
         total=total,
         compared=compared,
@@ -201,8 +203,12 @@ async def start_run(body: DuplicateStart, request: Request, me: User) -> Duplica
     async with db.begin() as s:
         held = (await ledger.wallet(s, me.user_id)).balance
         playing = await s.scalar(
-            select(func.count(PracticeRun.table_id)).where(
-                PracticeRun.user_id == me.user_id, PracticeRun.status == "playing"
+            select(func.count(PracticeRun.table_id))
+            .join(GameTable, GameTable.id == PracticeRun.table_id)
+            .where(
+                PracticeRun.user_id == me.user_id,
+                PracticeRun.status == "playing",
+                GameTable.status != "closed",
             )
         )
     if (playing or 0) >= practice.MAX_RUNS_PLAYING:
