@@ -267,6 +267,9 @@ def test_people_confirm_results_the_tables_are_private_and_the_director_rules(
             with pytest.raises(RoomError):
                 outsider.open_table(target, watch_only=watch_only).close()
 
+        with pytest.raises(RoomError) as ahead:  # a result there is not yet
+            ann.request("POST", f"/api/events/{eid}/confirmations", {"round": 1, "hand": 3})
+        assert ahead.value.code == "bad_confirmation"
         watches = [boss.open_table(t) for t in _round_tables(started, 1)]
         for conn in watches:
             _settled(conn, 1)

@@ -62,6 +62,9 @@ STATUS_BY_CODE = {
     "not_yet": 409,
     "bad_confirmation": 409,
     "private_table": 403,
+    "no_hints": 403,
+    "bad_practice": 400,
+    "too_many_runs": 409,
 }
 
 CSP = (

@@ -19,6 +19,7 @@ from thirteen.server import (
     histories,
     leaderboards,
     lobby,
+    practice_routes,
     routes,
     tournament_routes,
     web,
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         leaderboards,
         tournament_routes,
         event_routes,
+        practice_routes,
         ws,
     ):
         app.include_router(module.router)

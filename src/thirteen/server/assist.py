@@ -37,6 +37,7 @@ from thirteen.engine.rules import Rules
 from thirteen.engine.scoring import SetHand as Showing
 from thirteen.engine.scoring import evaluate_player
 from thirteen.engine.views import TableView
+from thirteen.server import practice
 from thirteen.server.api import ApiError, RowId, User, errors
 from thirteen.server.arrangement import MAX_ROW_TEXT, TITLES, assess, row_name
 from thirteen.server.relay import Call
@@ -334,6 +335,12 @@ def hint_call(state: Any) -> Call:
     async def answer(owner: TableOwner, args: dict[str, Any]) -> dict[str, Any]:
         if not owner.settings.practice:
             raise ApiError("not_practice", "Hints are given at practice tables only.")
+        if practice.private_to(owner) is not None:
+            raise ApiError(
+                "no_hints",
+                "Hints are off in a duplicate practice run: it measures your own play against "
+                "the bot's.",
+            )
         seat = owner.seat_of(int(args["user_id"]))
         if seat is None:
             raise ApiError("not_seated", "Take a seat at this table to ask for a hint.")

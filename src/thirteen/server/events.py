@@ -504,14 +504,21 @@ async def _round_done(s: AsyncSession, row: DuplicateEvent, round_: int) -> floa
 
 
 async def _confirm_wait(
-    s: AsyncSession, row: DuplicateEvent, round_: int, hand: int, since: float
+    s: AsyncSession,
+    row: DuplicateEvent,
+    round_: int,
+    hand: int,
+    since: float,
+    people: set[int] | None = None,
 ) -> float | None:
     """``None`` when a result (``hand`` 0: the round's totals) is confirmed — by every person
-    who played it, or by itself ``confirm_seconds`` after ``since`` — else when to look again."""
+    who played it (``people``; default: the round's), or by itself ``confirm_seconds`` after
+    ``since`` — else when to look again."""
     due = since + row.confirm_seconds
     if time.time() >= due:
         return None
-    people = set(await _people(s, row.id, round_))
+    if people is None:
+        people = set(await _people(s, row.id, round_))
     confirmed = set(
         (
             await s.scalars(
@@ -526,8 +533,15 @@ async def _confirm_wait(
     return None if people <= confirmed else due
 
 
-async def _people(s: AsyncSession, event_id: int, round_: int, grp: int | None = None) -> list[int]:
-    """The people (not bots, not disqualified) who play round ``round_`` (one group's)."""
+async def _people(
+    s: AsyncSession,
+    event_id: int,
+    round_: int,
+    grp: int | None = None,
+    out: set[int] | None = None,
+) -> list[int]:
+    """The people (not bots, not disqualified — or not in ``out``, the teams already known
+    to be out) who play round ``round_`` (one group's)."""
     query = (
         select(DuplicateMember.user_id)
         .join(DuplicateTeam, DuplicateTeam.id == DuplicateMember.team_id)
@@ -535,7 +549,9 @@ async def _people(s: AsyncSession, event_id: int, round_: int, grp: int | None =
         .where(
             DuplicateMember.event_id == event_id,
             DuplicateTeam.bot.is_(False),
-            DuplicateTeam.disqualified_at.is_(None),
+            DuplicateTeam.id.not_in(out)
+            if out is not None
+            else DuplicateTeam.disqualified_at.is_(None),
             User.role != "bot",
         )
     )
@@ -560,12 +576,35 @@ async def confirm(db: Database, event_id: int, user_id: int, round_: int, hand: 
         if not 1 <= round_ <= row.round or not 0 <= hand <= row.hands_per_round:
             raise EventError("bad_confirmation", "There is no such result to confirm yet.")
         member = await s.scalar(
-            select(DuplicateMember.id).where(
+            select(DuplicateMember).where(
                 DuplicateMember.event_id == event_id, DuplicateMember.user_id == user_id
             )
         )
         if member is None:
             raise EventError("not_registered", "Only the event's players confirm its results.")
+        # only a result there is: the hand (for the totals, the round's last hand) settled at
+        # the player's table in that round
+        table_id = None
+        for placed in (
+            await s.scalars(
+                select(DuplicateTable).where(
+                    DuplicateTable.event_id == event_id,
+                    DuplicateTable.round == round_,
+                    DuplicateTable.position == member.number - 1,
+                )
+            )
+        ).all():
+            if member.team_id in json.loads(placed.teams):
+                table_id = placed.table_id
+        settled = await s.scalar(
+            select(Hand.id).where(
+                Hand.table_id == table_id,
+                Hand.number == (hand or row.hands_per_round),
+                Hand.status == "settled",
+            )
+        )
+        if settled is None:
+            raise EventError("bad_confirmation", "There is no such result to confirm yet.")
         known = await s.scalar(
             select(DuplicateConfirmation.at).where(
                 DuplicateConfirmation.event_id == event_id,
@@ -727,17 +766,11 @@ class DuplicateHook:
         number = owner.state.hands_played + 1
         if number > self.hands:
             return time.time() + 3600.0  # the round is over here: the table is closing
-        # every seat taken and dealt in first (a restart may come between a hand's end and
-        # the hook that sits its absent players in): a deal must reach the same three seats
-        # at the three tables
-        await self._seat_everyone(owner, await self._out())
-        for seat, who in enumerate(owner.state.seats):
-            if who is not None and who.sitting_out:
-                await owner.accept_here(SitIn(seat=seat, at=time.time()))
-        if sum(1 for who in owner.state.seats if who is not None) < TABLES:
-            return time.time() + HOLD_SECONDS
-        async with self.db.begin() as s:
-            if number > 1:
+        # the teams out are read once, before the gate: a disqualification that lands later
+        # keeps its team's people among those a result waits for, until the next look
+        out = await self._out()
+        if number > 1:
+            async with self.db.begin() as s:
                 row = await s.get(DuplicateEvent, self.event_id)
                 assert row is not None
                 finished = (
@@ -751,14 +784,24 @@ class DuplicateHook:
                 ).one()
                 if finished[0] < len(self.siblings):
                     return time.time() + HOLD_SECONDS
-                people = set(await _people(s, self.event_id, self.round, self.grp))
+                people = set(await _people(s, self.event_id, self.round, self.grp, out))
                 wait = None
                 if people:
                     wait = await _confirm_wait(
-                        s, row, self.round, number - 1, float(finished[1] or 0.0)
+                        s, row, self.round, number - 1, float(finished[1] or 0.0), people
                     )
                 if wait is not None:
                     return min(wait, time.time() + HOLD_SECONDS)
+        # every seat taken (a disqualified team's by the room's bot) and dealt in (a restart
+        # may come between a hand's end and the hook that sits its absent players in): a deal
+        # must reach the same three seats at the three tables
+        await self._seat_everyone(owner, out)
+        for seat, who in enumerate(owner.state.seats):
+            if who is not None and who.sitting_out:
+                await owner.accept_here(SitIn(seat=seat, at=time.time()))
+        if sum(1 for who in owner.state.seats if who is not None) < TABLES:
+            return time.time() + HOLD_SECONDS
+        async with self.db.begin() as s:
             return await self._deal(s, number)
 
     async def _out(self) -> set[int]:

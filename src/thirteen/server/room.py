@@ -30,7 +30,7 @@ from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
 from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
 from thirteen.engine.state import Phase, new_table
-from thirteen.server import events, leases, ledger
+from thirteen.server import events, leases, ledger, practice
 from thirteen.server.accounts import Accounts, user_by_name
 from thirteen.server.bus import Bus, BusError, Message
 from thirteen.server.db.models import GameTable, Meta, RoomProcess
@@ -354,6 +354,8 @@ class Room:
             )
             await hook.load()
             owner.hook = owner.gate = hook
+        elif row.practice:  # a duplicate practice run's table (practice.py)
+            owner.hook = await practice.hook_for(self.db, self.accounts, row.id)
         self._start(owner)
         self.remote_lobby.pop(table_id, None)
         log.info(
@@ -511,6 +513,7 @@ class Room:
         if self.bus is None:
             return
         closed = owner.settings.status == "closed" or self.owners.get(owner.id) is not owner
+        closed = closed or not practice.listed(owner)
         entry = None if closed else owner.lobby_entry()
         self.bus.broadcast({"k": "lobby", "table": owner.id, "entry": entry})
 
@@ -621,8 +624,8 @@ class Room:
         tables = [
             o.lobby_entry()
             for o in self.owners.values()
-            if o.settings.status != "closed" and o.settings.event_id is None
-        ]  # an event's tables are private: their players find them on the event's page
+            if o.settings.status != "closed" and o.settings.event_id is None and practice.listed(o)
+        ]  # an event's tables and a practice run's are private (not in anyone's lobby)
         tables += [e for _process, e in self.remote_lobby.values() if e.get("event") is None]
         tables.sort(key=lambda entry: int(entry["id"]))
         return {"type": "lobby", "server_time": time.time(), "tables": tables}

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Iterator
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from thirteen.server import practice
 from thirteen.server.accounts import Accounts, Me
 from thirteen.server.protocol import (
     BURST,
@@ -48,6 +49,8 @@ PING_TIMEOUT = 10.0
 ``PING_INTERVAL + PING_TIMEOUT`` = 15 s."""
 MAX_SOCKET_BYTES = 1024 * 1024
 """uvicorn's own limit; frames between 8 KiB and this get the protocol's sentence first."""
+
+PRIVATE_TABLE = "This is someone's duplicate practice table: only they may sit at it or watch it."
 
 router = APIRouter()
 
@@ -145,6 +148,9 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
         await _refuse(
             websocket, "bad_ticket", "That ticket is unknown, used or expired.", CLOSE_POLICY
         )
+        return
+    if not await practice.may_enter(room.db, table_id, owner, me.user_id if me else None):
+        await _refuse(websocket, "private_table", PRIVATE_TABLE, CLOSE_POLICY)
         return
     try:
         with _held(websocket, me.name if me else None):

@@ -464,6 +464,51 @@ class DuplicateRuling(Base):
     )
 
 
+class PracticeRun(Base):
+    """A duplicate practice run (:mod:`..practice`): its player's private practice table, the
+    seat they play from and how many deals they asked for; ``finished`` once they were all
+    played, ``ended`` when the player left before."""
+
+    __tablename__ = "practice_runs"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    deals: Mapped[int] = mapped_column(Integer)
+    buy_in: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[float] = mapped_column(Float)
+    seated_at: Mapped[float | None] = mapped_column(Float)
+    """When the room seated the player and the bots (``None``: not yet)."""
+    finished_at: Mapped[float | None] = mapped_column(Float)
+
+    __table_args__ = (
+        CheckConstraint("status IN ('playing', 'finished', 'ended')", name="practice_status"),
+        CheckConstraint("deals BETWEEN 1 AND 100", name="practice_deals"),
+        Index("practice_runs_user", "user_id"),
+    )
+
+
+class PracticeHand(Base):
+    """One hand of a duplicate practice run: the player's points, the strong bot's with the
+    same cards from the same seat, and both boards to compare."""
+
+    __tablename__ = "practice_hands"
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("practice_runs.table_id"))
+    number: Mapped[int] = mapped_column(Integer)
+    player_points: Mapped[int] = mapped_column(Integer)
+    bot_points: Mapped[int] = mapped_column(Integer)
+    difference: Mapped[int] = mapped_column(Integer)
+    """``player_points - bot_points``: above zero, the player did better than the bot."""
+    boards: Mapped[str] = mapped_column(Text)
+    """JSON: ``{"player": …, "bot": …}``, each seat's final board (rows, discards, foul)."""
+    computed_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("practice_hands_table", "table_id", "number"),)
+
+
 class RoomProcess(Base):
     """A process of the room and until when it is alive unless it beats again: the tables it
     holds (``tables.lease_owner``) are its while it is alive (:mod:`..leases`)."""
@@ -499,6 +544,8 @@ __all__ = [
     "JournalEntry",
     "LedgerAccount",
     "Meta",
+    "PracticeHand",
+    "PracticeRun",
     "RoomProcess",
     "Session",
     "Sitting",

@@ -1,5 +1,5 @@
 // The page: a hash router (#/lobby, #/leaderboards[/GAME/PERIOD], #/login, #/signup, #/account,
-// #/hand/ID, #/table/ID, and #/table/ID/join — open the buy-in dialog at once — or
+// #/hand/ID, #/practice[/ID], #/table/ID, and #/table/ID/join — open the buy-in dialog at once — or
 // #/table/ID/watch — a spectator), the navigation bar, the live regions. Each page is a module with
 // `render(main, params) -> (cleanup function | void)`, loaded when first shown.
 
@@ -17,6 +17,7 @@ const ROUTES = [
   [/^\/hand\/(\d+)$/, "./pages/replay.js", ["hand"]],
   [/^\/table\/(\d+)(?:\/(join|watch))?$/, "./table/table.js", ["table", "mode"]],
   [/^\/lobby$/, "./pages/lobby.js", []],
+  [/^\/practice(?:\/(\d+))?$/, "./pages/practice.js", ["run"]],
   [/^\/leaderboards(?:\/([a-z0-9-]+)\/(day|week|all))?$/, "./pages/leaderboards.js", ["game", "period"]],
 ];
 
@@ -55,7 +56,7 @@ function drawNav() {
   const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
   const account = currentAccount();
   const links = [["#/lobby", "Lobby"], ["#/leaderboards", "Leaderboards"]];
-  if (account) links.push(["#/account", "Account"]);
+  if (account) links.push(["#/practice", "Practice"], ["#/account", "Account"]);
   else links.push(["#/login", "Log in"], ["#/signup", "Sign up"]);
   const items = links.map(([href, label]) => {
     const a = document.createElement("a");

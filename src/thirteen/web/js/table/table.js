@@ -7,6 +7,7 @@ import { cardElement, cardName, parseCards } from "../cards.js";
 import { TableSocket } from "../socket.js";
 import { alertNow, announce, connectionBanner, errorText, h } from "../ui.js";
 import { numberDialog } from "./dialogs.js";
+import { duplicatePanel } from "./duplicate.js";
 import { enableDrag } from "./drag.js";
 import { hintBody } from "./hint.js";
 import {
@@ -78,6 +79,8 @@ export function render(main, params) {
   const felt = h("div", { class: "felt" });
   const results = h("section", { class: "showdown", "aria-label": "Showdown", hidden: true });
   const controls = h("div", { class: "seat-controls" });
+  // a duplicate practice run's hands, for its player (no Hint button there: redraw)
+  const duplicate = duplicatePanel(tableId, () => redraw());
   const help = h(
     "details",
     { class: "help" },
@@ -104,6 +107,7 @@ export function render(main, params) {
     felt,
     results,
     controls,
+    duplicate.element,
     help,
   );
   heading.id = "table-title";
@@ -174,6 +178,7 @@ export function render(main, params) {
   function onFrame(frame) {
     if (frame.type === "snapshot") {
       settings = frame.settings;
+      if (settings?.practice && !watching && currentAccount()) duplicate.start();
       drawMeta();
     }
     if (frame.type === "snapshot" || frame.type === "update") {
@@ -267,6 +272,7 @@ export function render(main, params) {
   /** @param {Record<string, any>[]} events */
   function noteEvents(events) {
     for (const event of events) {
+      if (event.event === "HandSettled") duplicate.refresh();
       if (event.event === "PlayerLeft" && event.seat === mySeat) loadAccount().catch(() => {});
       if (event.event === "PlayerSat" && event.player === currentAccount()?.name) {
         loadAccount().catch(() => {});
@@ -664,7 +670,8 @@ export function render(main, params) {
         );
       }
     }
-    if (settings?.practice) buttons.push(button("Hint", askHint));
+    // no hints in a duplicate practice run: it measures your own play against the bot's
+    if (settings?.practice && !duplicate.active) buttons.push(button("Hint", askHint));
     if (timeBank && timeBank >= 1 && me?.deadline) {
       buttons.push(
         button(`Time bank (${Math.floor(timeBank)} s)`, () =>
@@ -1121,6 +1128,7 @@ export function render(main, params) {
 
   return () => {
     socket.close();
+    duplicate.stop();
     stopDrag();
     window.clearInterval(ticker);
     window.clearTimeout(evaluateTimer);
