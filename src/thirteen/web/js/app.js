@@ -1,6 +1,6 @@
 // The page: a hash router (#/lobby, #/leaderboards[/GAME/PERIOD], #/login, #/signup, #/account,
-// #/hand/ID, #/table/ID, and #/table/ID/join — open the buy-in dialog at once — or
-// #/table/ID/watch — a spectator), the navigation bar, the live regions. Each page is a module with
+// #/hand/ID, #/events, #/event/ID[/deal/ROUND/GROUP/HAND], #/table/ID, and #/table/ID/join —
+// open the buy-in dialog at once — or #/table/ID/watch — a spectator), the navigation bar, the live regions. Each page is a module with
 // `render(main, params) -> (cleanup function | void)`, loaded when first shown.
 
 import { currentAccount, loadAccount, logOut, onAccount } from "./api.js";
@@ -17,6 +17,8 @@ const ROUTES = [
   [/^\/hand\/(\d+)$/, "./pages/replay.js", ["hand"]],
   [/^\/table\/(\d+)(?:\/(join|watch))?$/, "./table/table.js", ["table", "mode"]],
   [/^\/lobby$/, "./pages/lobby.js", []],
+  [/^\/events$/, "./pages/events.js", []],
+  [/^\/event\/(\d+)(?:\/deal\/(\d+)\/(\d+)\/(\d+))?$/, "./pages/events.js", ["event", "round", "group", "hand"]],
   [/^\/leaderboards(?:\/([a-z0-9-]+)\/(day|week|all))?$/, "./pages/leaderboards.js", ["game", "period"]],
 ];
 
@@ -54,7 +56,7 @@ async function route() {
 function drawNav() {
   const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
   const account = currentAccount();
-  const links = [["#/lobby", "Lobby"], ["#/leaderboards", "Leaderboards"]];
+  const links = [["#/lobby", "Lobby"], ["#/leaderboards", "Leaderboards"], ["#/events", "Events"]];
   if (account) links.push(["#/account", "Account"]);
   else links.push(["#/login", "Log in"], ["#/signup", "Sign up"]);
   const items = links.map(([href, label]) => {

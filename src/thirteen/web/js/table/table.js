@@ -8,6 +8,7 @@ import { TableSocket } from "../socket.js";
 import { alertNow, announce, connectionBanner, errorText, h } from "../ui.js";
 import { numberDialog } from "./dialogs.js";
 import { enableDrag } from "./drag.js";
+import { eventPanel } from "./event.js";
 import { hintBody } from "./hint.js";
 import {
   boardElement,
@@ -75,6 +76,7 @@ export function render(main, params) {
   const heading = h("h1", {}, `Table ${tableId}`);
   const meta = h("p", { class: "table-meta" });
   const status = h("p", { class: "table-status", role: "status" });
+  const eventBox = eventPanel(tableId); // a duplicate event's table: standings, confirmations
   const felt = h("div", { class: "felt" });
   const results = h("section", { class: "showdown", "aria-label": "Showdown", hidden: true });
   const controls = h("div", { class: "seat-controls" });
@@ -100,7 +102,7 @@ export function render(main, params) {
   const page = h(
     "section",
     { class: "table-page", "aria-labelledby": "table-title" },
-    h("header", { class: "table-head" }, heading, meta, status),
+    h("header", { class: "table-head" }, heading, meta, eventBox.element, status),
     felt,
     results,
     controls,
@@ -334,6 +336,7 @@ export function render(main, params) {
         ? `sit & go #${settings.tournament}, ${settings.min_buy_in} tournament chips each`
         : `buy-in ${settings.min_buy_in}–${settings.max_buy_in}`,
     ];
+    if (settings.event) bits.splice(2, 2, `team event #${settings.event}, scored in points`);
     if (settings.practice) bits.push("practice table");
     if (watching) bits.push("watching");
     const text = bits.join(" · ");
@@ -371,6 +374,7 @@ export function render(main, params) {
       results.replaceChildren();
     }
     drawControls();
+    eventBox.update(settings, view, mySeat);
     restoreFocus(focus);
     tick();
   }
@@ -1120,6 +1124,7 @@ export function render(main, params) {
   }
 
   return () => {
+    eventBox.close();
     socket.close();
     stopDrag();
     window.clearInterval(ticker);
