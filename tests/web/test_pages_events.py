@@ -292,6 +292,9 @@ def test_teams_register_join_and_leave_and_the_director_cancels(
     eid = event["id"]
     # nobody logged in: the teams, and how to take part
     guest: Page = new_context().new_page()
+    page_errors.expect("404")
+    guest.goto("/#/event/999")
+    expect(guest.get_by_role("alert").filter(has_text="There is no event 999.")).to_be_visible()
     guest.goto(f"/#/event/{eid}")
     expect(guest.get_by_text("No team has registered yet.")).to_be_visible()
     expect(guest.get_by_role("link", name="Log in")).to_have_count(2)  # the bar's and the page's

@@ -5,7 +5,7 @@
 // each team played the same cards. The pages look again every two seconds while the event is
 // on, and stop when left.
 
-import { currentAccount, onAccount, request } from "../api.js";
+import { RoomError, currentAccount, onAccount, request } from "../api.js";
 import { cardElement, parseCards } from "../cards.js";
 import { confirmResult, confirmedHere } from "../table/event.js";
 import { announce, errorText, h } from "../ui.js";
@@ -747,6 +747,7 @@ function eventPage(main, eventId) {
     } catch (error) {
       missing = true;
       alert.say(errorText(error));
+      if (error instanceof RoomError && error.status === 404) return false; // no such event
     }
     return detail === null || detail.status === "registering" || detail.status === "running";
   });
