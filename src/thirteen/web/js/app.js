@@ -1,6 +1,7 @@
 // The page: a hash router (#/lobby, #/leaderboards[/GAME/PERIOD], #/login, #/signup, #/account,
-// #/hand/ID, #/practice[/ID], #/table/ID, and #/table/ID/join — open the buy-in dialog at once — or
-// #/table/ID/watch — a spectator), the navigation bar, the live regions. Each page is a module with
+// #/hand/ID, #/practice[/ID], #/events, #/event/ID[/deal/ROUND/GROUP/HAND], #/table/ID, and
+// #/table/ID/join — open the buy-in dialog at once — or #/table/ID/watch — a spectator), the
+// navigation bar, the live regions. Each page is a module with
 // `render(main, params) -> (cleanup function | void)`, loaded when first shown.
 
 import { currentAccount, loadAccount, logOut, onAccount } from "./api.js";
@@ -18,6 +19,8 @@ const ROUTES = [
   [/^\/table\/(\d+)(?:\/(join|watch))?$/, "./table/table.js", ["table", "mode"]],
   [/^\/lobby$/, "./pages/lobby.js", []],
   [/^\/practice(?:\/(\d+))?$/, "./pages/practice.js", ["run"]],
+  [/^\/events$/, "./pages/events.js", []],
+  [/^\/event\/(\d+)(?:\/deal\/(\d+)\/(\d+)\/(\d+))?$/, "./pages/events.js", ["event", "round", "group", "hand"]],
   [/^\/leaderboards(?:\/([a-z0-9-]+)\/(day|week|all))?$/, "./pages/leaderboards.js", ["game", "period"]],
 ];
 
@@ -55,7 +58,7 @@ async function route() {
 function drawNav() {
   const nav = /** @type {HTMLElement} */ (document.getElementById("nav"));
   const account = currentAccount();
-  const links = [["#/lobby", "Lobby"], ["#/leaderboards", "Leaderboards"]];
+  const links = [["#/lobby", "Lobby"], ["#/leaderboards", "Leaderboards"], ["#/events", "Events"]];
   if (account) links.push(["#/practice", "Practice"], ["#/account", "Account"]);
   else links.push(["#/login", "Log in"], ["#/signup", "Sign up"]);
   const items = links.map(([href, label]) => {

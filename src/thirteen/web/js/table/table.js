@@ -9,6 +9,7 @@ import { alertNow, announce, connectionBanner, errorText, h } from "../ui.js";
 import { numberDialog } from "./dialogs.js";
 import { duplicatePanel } from "./duplicate.js";
 import { enableDrag } from "./drag.js";
+import { eventPanel } from "./event.js";
 import { hintBody } from "./hint.js";
 import {
   boardElement,
@@ -76,6 +77,7 @@ export function render(main, params) {
   const heading = h("h1", {}, `Table ${tableId}`);
   const meta = h("p", { class: "table-meta" });
   const status = h("p", { class: "table-status", role: "status" });
+  const eventBox = eventPanel(tableId); // a duplicate event's table: standings, confirmations
   const felt = h("div", { class: "felt" });
   const results = h("section", { class: "showdown", "aria-label": "Showdown", hidden: true });
   const controls = h("div", { class: "seat-controls" });
@@ -103,7 +105,7 @@ export function render(main, params) {
   const page = h(
     "section",
     { class: "table-page", "aria-labelledby": "table-title" },
-    h("header", { class: "table-head" }, heading, meta, status),
+    h("header", { class: "table-head" }, heading, meta, eventBox.element, status),
     felt,
     results,
     controls,
@@ -340,6 +342,7 @@ export function render(main, params) {
         ? `sit & go #${settings.tournament}, ${settings.min_buy_in} tournament chips each`
         : `buy-in ${settings.min_buy_in}–${settings.max_buy_in}`,
     ];
+    if (settings.event) bits.splice(2, 2, `team event #${settings.event}, scored in points`);
     if (settings.practice) bits.push("practice table");
     if (watching) bits.push("watching");
     const text = bits.join(" · ");
@@ -377,6 +380,7 @@ export function render(main, params) {
       results.replaceChildren();
     }
     drawControls();
+    eventBox.update(settings, view, mySeat);
     restoreFocus(focus);
     tick();
   }
@@ -1013,10 +1017,13 @@ export function render(main, params) {
       return;
     }
     const items = [];
+    // at a sit & go's or an event's table the room seats the players: nobody sits out, tops up
+    // or leaves (the room refuses it), though an absent player may sit in again
+    const seatedByRoom = Boolean(settings?.tournament || settings?.event);
     if (seat.sitting_out) items.push(button("Sit in", () => seatAction({ type: "sit_in" })));
-    else items.push(button("Sit out", () => seatAction({ type: "sit_out" })));
-    items.push(button("Top up", topUp));
-    if (!seat.leaving) items.push(button("Leave", () => seatAction({ type: "leave" })));
+    else if (!seatedByRoom) items.push(button("Sit out", () => seatAction({ type: "sit_out" })));
+    if (!seatedByRoom) items.push(button("Top up", topUp));
+    if (!seat.leaving && !seatedByRoom) items.push(button("Leave", () => seatAction({ type: "leave" })));
     for (const el of items) /** @type {HTMLButtonElement} */ (el).disabled = false;
     controls.replaceChildren(
       h("div", { class: "seat-buttons", role: "group", "aria-label": "Your seat" }, ...items),
@@ -1127,6 +1134,7 @@ export function render(main, params) {
   }
 
   return () => {
+    eventBox.close();
     socket.close();
     duplicate.stop();
     stopDrag();
