@@ -114,6 +114,21 @@ class Accounts:
             role = "admin"
         return await self.create_user(name, hashed, role)
 
+    async def bot(self, name: str) -> int:
+        """The bot account called ``name``, opened at its first use."""
+        async with self.db.begin() as s:
+            user = await user_by_name(s, name)
+        return user.id if user is not None else await self.create_user(name, None, "bot")
+
+    async def staked_bot(self, name: str, amount: int) -> int:
+        """The bot account called ``name`` with ``amount`` more chips from the house: a bot's
+        buy-in for a seat is staked by the house, so the ledger stays closed."""
+        user_id = await self.bot(name)
+        async with self.db.begin() as s:
+            key = f"bot-refill:{user_id}:{secrets.token_hex(8)}"
+            await ledger.fill_wallet(s, user_id, amount, key=key, memo="bot stake")
+        return user_id
+
     async def create_user(self, name: str, password_hash: str | None, role: str) -> int:
         """A user row and its wallet (with the sign-up grant), in one transaction."""
         check_name(name)

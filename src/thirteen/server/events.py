@@ -70,7 +70,7 @@ from thirteen.engine.rules import get_rules
 from thirteen.engine.scoring import score
 from thirteen.engine.state import Phase, new_table
 from thirteen.engine.table import _showing
-from thirteen.server.accounts import Accounts, user_by_name
+from thirteen.server.accounts import Accounts
 from thirteen.server.db.models import (
     DuplicateConfirmation,
     DuplicateDeal,
@@ -312,7 +312,7 @@ async def add_bot_teams(db: Database, accounts: Accounts, event_id: int, count: 
             await s.flush()
             team_id = team.id
         for number in range(1, TABLES + 1):
-            user_id = await _bot_account(db, accounts, f"ev{event_id}-t{team_id}-{number}")
+            user_id = await accounts.bot(f"ev{event_id}-t{team_id}-{number}")
             async with db.begin() as s:
                 s.add(
                     DuplicateMember(
@@ -321,14 +321,6 @@ async def add_bot_teams(db: Database, accounts: Accounts, event_id: int, count: 
                 )
         made.append(team_id)
     return made
-
-
-async def _bot_account(db: Database, accounts: Accounts, name: str) -> int:
-    async with db.begin() as s:
-        user = await user_by_name(s, name)
-    if user is not None:
-        return user.id
-    return await accounts.create_user(name, None, "bot")
 
 
 async def cancel_event(db: Database, event_id: int) -> None:
@@ -879,15 +871,8 @@ class DuplicateHook:
             taken = owner.state.seats[seat]
             if wanted.team_id in out and who is not None and who.user_id == wanted.user_id:
                 await owner.accept_here(Leave(seat=seat, at=time.time()))
-                bot = await _bot_account(
-                    self.db,
-                    self.accounts,
-                    f"ev{self.event_id}-sub-t{wanted.team_id}-{wanted.number}",
-                )
-                async with self.db.begin() as s:
-                    user = await s.get(User, bot)
-                    assert user is not None
-                    name = user.name
+                name = f"ev{self.event_id}-sub-t{wanted.team_id}-{wanted.number}"
+                bot = await self.accounts.bot(name)
                 sit = Sit(seat=seat, player=name, stack=EVENT_STACK, at=time.time())
                 await owner.accept_here(sit, user_id=bot)
                 continue

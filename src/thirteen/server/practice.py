@@ -50,7 +50,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
 import time
 import weakref
 from dataclasses import dataclass, replace
@@ -70,8 +69,7 @@ from thirteen.engine.legal import legal_actions
 from thirteen.engine.state import Phase, TableState, deciders
 from thirteen.engine.table import apply
 from thirteen.engine.views import view
-from thirteen.server import ledger
-from thirteen.server.accounts import Accounts, user_by_name
+from thirteen.server.accounts import Accounts
 from thirteen.server.db.models import GameTable, Hand, HandSeat, PracticeHand, PracticeRun, User
 from thirteen.server.db.session import Database
 from thirteen.server.leases import fence
@@ -341,15 +339,8 @@ class DuplicateHook:
     async def _seat_bot(self, owner: TableOwner, seat: int) -> None:
         """A bot account for the seat (as the room names them), its stake from the house."""
         name = f"bot-{owner.id}-{seat}"
-        async with self.db.begin() as s:
-            user = await user_by_name(s, name)
-        user_id = (
-            user.id if user is not None else await self.accounts.create_user(name, None, "bot")
-        )
         amount = owner.settings.max_buy_in
-        async with self.db.begin() as s:
-            key = f"bot-refill:{user_id}:{secrets.token_hex(8)}"
-            await ledger.fill_wallet(s, user_id, amount, key=key, memo="bot stake")
+        user_id = await self.accounts.staked_bot(name, amount)
         await owner.accept_here(
             Sit(seat=seat, player=name, stack=amount, at=time.time()), user_id=user_id
         )

@@ -17,7 +17,6 @@ import contextlib
 import json
 import logging
 import math
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +29,8 @@ from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
 from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
 from thirteen.engine.state import Phase, new_table
-from thirteen.server import events, leases, ledger, practice
-from thirteen.server.accounts import Accounts, user_by_name
+from thirteen.server import events, leases, practice
+from thirteen.server.accounts import Accounts
 from thirteen.server.bus import Bus, BusError, Message
 from thirteen.server.db.models import GameTable, Meta, RoomProcess
 from thirteen.server.db.session import Database
@@ -579,15 +578,8 @@ class Room:
 
     async def _seat_bot(self, owner: TableOwner, seat: int) -> None:
         name = f"bot-{owner.id}-{seat}"
-        async with self.db.begin() as s:
-            user = await user_by_name(s, name)
-        user_id = (
-            user.id if user is not None else await self.accounts.create_user(name, None, "bot")
-        )
         amount = owner.settings.max_buy_in
-        async with self.db.begin() as s:
-            key = f"bot-refill:{user_id}:{secrets.token_hex(8)}"
-            await ledger.fill_wallet(s, user_id, amount, key=key, memo="bot stake")
+        user_id = await self.accounts.staked_bot(name, amount)
         answer = await owner.submit(
             Request(
                 "action",
