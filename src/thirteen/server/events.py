@@ -837,6 +837,8 @@ class DuplicateHook:
         )
 
     async def after_hand(self, owner: TableOwner) -> None:
+        if owner.settings.status != "open":  # closing or closed: its round is over here (a
+            return  # look queued at a restart may come after the close; it must seat nobody)
         async with self.db.begin() as s:
             row = await s.get(DuplicateEvent, self.event_id)
             assert row is not None
