@@ -68,6 +68,10 @@ def test_the_leaderboards_rank_people_and_bots_apart(
     expect(page.get_by_text(re.compile("^Every hand ever settled"))).to_contain_text(
         "Ranked after 1 hand"
     )
+    # duplicate teams have a board of their own (no event has finished here)
+    expect(page.get_by_role("region", name="Teams")).to_contain_text(
+        "No team has finished an event of this game in this period."
+    )
 
     # another game has nobody yet; the address opens a board directly, on a phone too
     page.get_by_label("Game").select_option(label="Open-Face Chinese (every variant)")

@@ -50,6 +50,24 @@ export function formAlert() {
   return el;
 }
 
+/**
+ * The first of `inputs` the browser finds invalid, marked (aria-invalid), said in `alert` with
+ * its label and focused; `true` when every one is valid. Marks from a try before are cleared.
+ * @param {ParentNode} scope where the inputs' labels are
+ * @param {HTMLInputElement[]} inputs
+ * @param {{say: (text: string) => void}} alert
+ */
+export function checkInputs(scope, inputs, alert) {
+  for (const input of inputs) input.removeAttribute("aria-invalid");
+  const bad = inputs.find((input) => !input.validity.valid);
+  if (!bad) return true;
+  bad.setAttribute("aria-invalid", "true");
+  const label = scope.querySelector(`label[for="${bad.id}"]`)?.textContent ?? "A field";
+  alert.say(`${label}: ${bad.validationMessage}`);
+  bad.focus();
+  return false;
+}
+
 /** 12,345 @param {number} n */
 export function chips(n) {
   return n.toLocaleString("en");

@@ -9,7 +9,7 @@ import { RoomError, currentAccount, onAccount, request } from "../api.js";
 import { cardElement, parseCards } from "../cards.js";
 import { confirmResult, confirmedHere } from "../table/event.js";
 import { announce, errorText, h } from "../ui.js";
-import { duration, field, formAlert, gameName, loginPrompt, signed, timeElement, uid } from "./common.js";
+import { checkInputs, duration, field, formAlert, gameName, loginPrompt, signed, timeElement, uid } from "./common.js";
 import { PRESETS } from "./lobby.js";
 
 /**
@@ -302,16 +302,7 @@ function createEventForm() {
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const numbers = [rounds, hands, confirm, ...timers.map((t) => t[2])];
-    for (const input of numbers) input.removeAttribute("aria-invalid");
-    const bad = numbers.find((input) => !input.validity.valid);
-    if (bad) {
-      bad.setAttribute("aria-invalid", "true");
-      const label = form.querySelector(`label[for="${bad.id}"]`)?.textContent ?? "A field";
-      alert.say(`${label}: ${bad.validationMessage}`);
-      bad.focus();
-      return;
-    }
+    if (!checkInputs(form, [rounds, hands, confirm, ...timers.map((t) => t[2])], alert)) return;
     /** @type {Record<string, any>} */
     const rules = {};
     for (const [key, , input] of timers) if (input.value !== "") rules[key] = Number(input.value);

@@ -97,6 +97,32 @@ function boardTable(board, title, gameLabel) {
     );
   }
   const me = currentAccount()?.name;
+  return rankTable(
+    `${title}: ${gameLabel}, ${when}`,
+    COLUMNS,
+    board.standings.map((s) =>
+      h(
+        "tr",
+        { role: "row", class: s.name === me ? "board-you" : "" },
+        cell("Rank", String(s.rank)),
+        cell("Name", s.name, s.name === me ? h("span", { class: "muted" }, " (you)") : ""),
+        cell(
+          "Net units",
+          h("span", { class: s.net_units > 0 ? "amount amount-in" : s.net_units < 0 ? "amount amount-out" : "amount" }, signed(s.net_units)),
+        ),
+        cell("Hands", s.hands.toLocaleString("en")),
+        cell("Units per hand", signed(s.units_per_hand)),
+        cell("Big hands", s.big_hands.toLocaleString("en")),
+      ),
+    ),
+  );
+}
+
+/**
+ * A ranking as a table: its caption, column headers and rows.
+ * @param {string} caption @param {string[]} columns @param {HTMLElement[]} rows
+ */
+function rankTable(caption, columns, rows) {
   const captionId = uid("caption");
   return h(
     "div",
@@ -104,31 +130,13 @@ function boardTable(board, title, gameLabel) {
     h(
       "table",
       { class: "data stacked leaderboard", role: "table", "aria-labelledby": captionId },
-      h("caption", { id: captionId }, `${title}: ${gameLabel}, ${when}`),
+      h("caption", { id: captionId }, caption),
       h(
         "thead",
         { role: "rowgroup" },
-        h("tr", { role: "row" }, ...COLUMNS.map((c) => h("th", { scope: "col", role: "columnheader" }, c))),
+        h("tr", { role: "row" }, ...columns.map((c) => h("th", { scope: "col", role: "columnheader" }, c))),
       ),
-      h(
-        "tbody",
-        { role: "rowgroup" },
-        ...board.standings.map((s) =>
-          h(
-            "tr",
-            { role: "row", class: s.name === me ? "board-you" : "" },
-            cell("Rank", String(s.rank)),
-            cell("Name", s.name, s.name === me ? h("span", { class: "muted" }, " (you)") : ""),
-            cell(
-              "Net units",
-              h("span", { class: s.net_units > 0 ? "amount amount-in" : s.net_units < 0 ? "amount amount-out" : "amount" }, signed(s.net_units)),
-            ),
-            cell("Hands", s.hands.toLocaleString("en")),
-            cell("Units per hand", signed(s.units_per_hand)),
-            cell("Big hands", s.big_hands.toLocaleString("en")),
-          ),
-        ),
-      ),
+      h("tbody", { role: "rowgroup" }, ...rows),
     ),
   );
 }
@@ -141,37 +149,22 @@ const TEAM_COLUMNS = ["Rank", "Team", "Points", "Events", "Points per event", "E
  * @param {Board} board @param {string} gameLabel
  */
 function teamTable(board, gameLabel) {
-  const captionId = uid("caption");
   if (!board.standings.length) {
     return h("p", { class: "muted" }, "No team has finished an event of this game in this period.");
   }
-  return h(
-    "div",
-    { class: "scroll" },
-    h(
-      "table",
-      { class: "data stacked leaderboard", role: "table", "aria-labelledby": captionId },
-      h("caption", { id: captionId }, `Teams: ${gameLabel}, ${PERIOD_WORDS[board.period]}`),
+  return rankTable(
+    `Teams: ${gameLabel}, ${PERIOD_WORDS[board.period]}`,
+    TEAM_COLUMNS,
+    board.standings.map((s) =>
       h(
-        "thead",
-        { role: "rowgroup" },
-        h("tr", { role: "row" }, ...TEAM_COLUMNS.map((c) => h("th", { scope: "col", role: "columnheader" }, c))),
-      ),
-      h(
-        "tbody",
-        { role: "rowgroup" },
-        ...board.standings.map((s) =>
-          h(
-            "tr",
-            { role: "row" },
-            cell("Rank", String(s.rank)),
-            cell("Team", s.name),
-            cell("Points", signed(s.net_units)),
-            cell("Events", s.hands.toLocaleString("en")),
-            cell("Points per event", signed(s.units_per_hand)),
-            cell("Events won", s.big_hands.toLocaleString("en")),
-          ),
-        ),
+        "tr",
+        { role: "row" },
+        cell("Rank", String(s.rank)),
+        cell("Team", s.name),
+        cell("Points", signed(s.net_units)),
+        cell("Events", s.hands.toLocaleString("en")),
+        cell("Points per event", signed(s.units_per_hand)),
+        cell("Events won", s.big_hands.toLocaleString("en")),
       ),
     ),
   );

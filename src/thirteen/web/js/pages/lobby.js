@@ -6,6 +6,7 @@
 import { currentAccount, onAccount, request, socketUrl } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
 import {
+  checkInputs,
   checkbox,
   chips,
   duration,
@@ -669,16 +670,7 @@ function createTableDialog(created) {
   dialog.addEventListener("close", () => alert.say(""));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const numbers = [unit, bots, minBuyIn, maxBuyIn, timeBank, ...timers.map((t) => t[2])];
-    for (const input of numbers) input.removeAttribute("aria-invalid");
-    const bad = numbers.find((input) => !input.validity.valid);
-    if (bad) {
-      bad.setAttribute("aria-invalid", "true");
-      const label = dialog.querySelector(`label[for="${bad.id}"]`)?.textContent ?? "A field";
-      alert.say(`${label}: ${bad.validationMessage}`);
-      bad.focus();
-      return;
-    }
+    if (!checkInputs(dialog, [unit, bots, minBuyIn, maxBuyIn, timeBank, ...timers.map((t) => t[2])], alert)) return;
     /** @type {Record<string, any>} */
     const rules = {};
     for (const [key, , input] of timers) if (input.value !== "") rules[key] = Number(input.value);
