@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import random
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -465,3 +466,24 @@ def test_an_event_killed_at_random_write_points_finishes_with_the_same_deals(
     assert_audit_clean(database_url)
     assert kills >= 1
     print(f"event through {lives} lives, {kills} killed at a write point")
+
+
+def test_an_event_starts_by_itself_at_its_time_once_its_field_is_ready(
+    room: str, boss: RoomClient
+) -> None:
+    later = _event(boss, starts_at=time.time() + 3600)
+    boss.request("POST", f"/api/events/{later['id']}/bot-teams", {"count": 3})
+    assert boss.request("GET", f"/api/events/{later['id']}")["status"] == "registering"
+
+    due = _event(boss, starts_at=time.time() - 1)  # its time has come: it waits for its field
+    short = boss.request("POST", f"/api/events/{due['id']}/bot-teams", {"count": 2})
+    assert short["status"] == "registering"
+    assert short["starts_at"] is not None  # still to start by itself
+    ready = boss.request("POST", f"/api/events/{due['id']}/bot-teams", {"count": 1})
+    assert ready["status"] == "running"
+    assert ready["round"] == 1
+    with pytest.raises(RoomError) as late:  # registering is over
+        boss.request("POST", f"/api/events/{due['id']}/bot-teams", {"count": 3})
+    assert late.value.code == "not_registering"
+    boss.request("DELETE", f"/api/events/{later['id']}")
+    assert boss.request("GET", f"/api/events/{later['id']}")["status"] == "cancelled"

@@ -273,6 +273,7 @@ async def get_event(event_id: RowId, request: Request) -> EventDetail:
 async def create_team(event_id: RowId, body: TeamCreate, request: Request, me: User) -> EventDetail:
     """Register a team: you are its player 1; two teammates join it."""
     await events.create_team(db_of(request), event_id, me.user_id, body.name)
+    await _ready(request, event_id)
     return await _detail(request, event_id, me)
 
 
@@ -284,6 +285,7 @@ async def create_team(event_id: RowId, body: TeamCreate, request: Request, me: U
 async def join_team(event_id: RowId, team_id: RowId, request: Request, me: User) -> EventDetail:
     """Join a team as its next player (2, then 3)."""
     await events.join_team(db_of(request), event_id, team_id, me.user_id)
+    await _ready(request, event_id)
     return await _detail(request, event_id, me)
 
 
@@ -302,6 +304,7 @@ async def add_bot_teams(
     """Register teams of bots (admins): a practice event, or a field filled to a multiple
     of three."""
     await events.add_bot_teams(db_of(request), accounts_of(request), event_id, body.count)
+    await _ready(request, event_id)
     return await _detail(request, event_id)
 
 
@@ -329,6 +332,12 @@ async def confirm(event_id: RowId, body: ConfirmIn, request: Request, me: User) 
     once everyone confirmed, or by itself after the event's seconds to confirm."""
     await events.confirm(db_of(request), event_id, me.user_id, body.round, body.hand)
     await _wake(request, event_id)
+
+
+async def _ready(request: Request, event_id: int) -> None:
+    """A team registered or filled up: an event past its start time starts now if its field
+    is ready (else at its start time, or by the director)."""
+    await _room(request).advance_event(event_id)
 
 
 async def _wake(request: Request, event_id: int) -> None:

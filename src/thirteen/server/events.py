@@ -446,10 +446,11 @@ async def advance(db: Database, event_id: int) -> float | None:
             row = await _locked(s, event_id)
             if row.status == "registering":
                 try:
-                    await _start(s, row)
-                except EventError as e:
-                    log.warning("event cannot start", extra={"event": row.id, "code": e.code})
-                    row.starts_at = None  # the director starts it once the field is ready
+                    async with s.begin_nested():
+                        await _start(s, row)
+                except EventError as e:  # its field is not ready: it starts once it is (a
+                    # team's registering looks again), or when the director starts it
+                    log.debug("event waits for its field", extra={"event": row.id, "code": e.code})
             return None
         if row.status != "running":
             return None
