@@ -6,6 +6,7 @@ disqualification change the standings as seed 004 says; bad requests get a sente
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from services import assert_audit_clean, room_process, run_with_db
+from services import Postgres, RedisServer, assert_audit_clean, room_process, run_with_db
 from sqlalchemy import select
 
 from thirteen.client import RoomClient, RoomError
@@ -487,3 +488,40 @@ def test_an_event_starts_by_itself_at_its_time_once_its_field_is_ready(
     assert late.value.code == "not_registering"
     boss.request("DELETE", f"/api/events/{later['id']}")
     assert boss.request("GET", f"/api/events/{later['id']}")["status"] == "cancelled"
+
+
+def test_an_event_plays_across_two_processes(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """A room of two processes on PostgreSQL and Redis shares an event's tables out: a group's
+    three tables run on both, each holding its deals until its siblings on the other process
+    settled (they learn it from the database), and each round opens once whichever process
+    sees it first."""
+    url = postgres.new_database()
+    with contextlib.ExitStack() as stack:
+        served = [
+            stack.enter_context(
+                room_process(url, tmp_path, process_name=name, redis_url=redis_server.url)
+            )
+            for name in ("e1", "e2")
+        ]
+        with RoomClient(served[0].url) as boss, RoomClient(served[1].url) as other:
+            boss.sign_up("boss", "the boss password")
+            other.log_in("boss", "the boss password")
+            eid = _event(boss, rounds=2, hands_per_round=2)["id"]
+            boss.request("POST", f"/api/events/{eid}/bot-teams", {"count": 3})
+            boss.request("POST", f"/api/events/{eid}/start")
+            final = _play_out(other, eid, 2)  # the director watches through the other one
+    assert final["status"] == "finished"
+    ran = [
+        {
+            json.loads(line)["table"]
+            for line in s.log
+            if '"table open"' in line and json.loads(line).get("table") is not None
+        }
+        for s in served
+    ]
+    tables = set(_round_tables(final, 1)) | set(_round_tables(final, 2))
+    assert all(r & tables for r in ran), ran  # both processes ran some of them
+    assert all(h["complete"] for r in final["round_results"] for h in r["groups"][0]["hands"])
+    assert_audit_clean(url)
