@@ -116,7 +116,7 @@ def _results_by_team(url: str, event_id: int) -> dict[int, int]:
 def test_an_event_of_three_bot_teams_plays_the_same_cards_at_three_tables(
     room: str, boss: RoomClient, settings: Settings
 ) -> None:
-    event = _event(boss)
+    event = _event(boss, name="The longest name an event may have: sixty-four characters, all!!")
     eid = event["id"]
     assert event["status"] == "registering"
     with pytest.raises(RoomError) as early:  # no teams yet

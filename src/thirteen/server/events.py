@@ -391,7 +391,7 @@ async def _open_round(s: AsyncSession, row: DuplicateEvent, round_: int) -> None
                 rules, seats=TABLES, min_buy_in=EVENT_STACK, max_buy_in=EVENT_STACK, point_value=1
             )
             table = GameTable(
-                name=f"{row.name[:40]} · round {round_} · group {g + 1} · table {position + 1}",
+                name=_table_name(row.name, round_, g, position),
                 preset=row.preset,
                 rules=row.rules,
                 seats=TABLES,
@@ -423,6 +423,12 @@ async def _open_round(s: AsyncSession, row: DuplicateEvent, round_: int) -> None
             )
     row.round = round_
     log.info("event round opens", extra={"event": row.id, "round": round_})
+
+
+def _table_name(event: str, round_: int, group: int, position: int) -> str:
+    """``Event · round 2 · group 1 · table 3``, the event's name cut to fit 64 characters."""
+    suffix = f" · round {round_} · group {group + 1} · table {position + 1}"
+    return event[: 64 - len(suffix)].rstrip() + suffix
 
 
 def _overrides(row: DuplicateEvent) -> dict[str, Any]:
