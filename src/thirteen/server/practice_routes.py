@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.bots.registry import NAMES
 from thirteen.engine.rules import get_rules
@@ -18,7 +19,7 @@ from thirteen.server import ledger, practice
 from thirteen.server.api import ApiError, RowId, User, db_of, errors, settings_of
 from thirteen.server.db.models import GameTable, Hand, HandSeat, PracticeHand, PracticeRun
 from thirteen.server.db.session import Database
-from thirteen.server.room import Room, TableSpec, insert_table
+from thirteen.server.room import Room, TableSpec
 from thirteen.server.tables import Request as OwnerRequest
 from thirteen.server.tables import TableOwner
 
@@ -239,27 +240,23 @@ async def start_run(body: DuplicateStart, request: Request, me: User) -> Duplica
 
 
 async def _open(room: Room, spec: TableSpec, user_id: int, body: DuplicateStart) -> TableOwner:
-    """Write the table and its run, then run it here: under the room's lock on looking for
-    tables, so no look runs it before its run is written (and its hook attached)."""
-    db = room.db
-    async with room._discovering:
-        table_id = await insert_table(db, spec, holder=room.me)
-        async with db.begin() as s:
-            s.add(
-                PracticeRun(
-                    table_id=table_id,
-                    user_id=user_id,
-                    seat=0,
-                    deals=body.deals,
-                    buy_in=body.buy_in,
-                    status="playing",
-                    created_at=time.time(),
-                )
+    """Write the table and its run in one transaction, then run it here (no look of the
+    room's can run it before its run is written and its hook attached)."""
+
+    async def run_row(s: AsyncSession, table_id: int) -> None:
+        s.add(
+            PracticeRun(
+                table_id=table_id,
+                user_id=user_id,
+                seat=0,
+                deals=body.deals,
+                buy_in=body.buy_in,
+                status="playing",
+                created_at=time.time(),
             )
-        owner = await room._take(table_id)
-    if owner is None:  # its lease is this process's from the start
-        raise RuntimeError(f"practice table {table_id} did not start here")
-    return owner
+        )
+
+    return await room.create_table(spec, with_table=run_row)
 
 
 @router.get("/api/practice/duplicate", responses=errors(401, 422))

@@ -18,11 +18,13 @@ import json
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.bots.registry import NAMES
 from thirteen.engine.errors import RuleError
@@ -66,11 +68,15 @@ class TableSpec:
     sit_out_hands: int = 3
 
 
-async def insert_table(db: Database, spec: TableSpec, *, holder: str | None = None) -> int:
+async def insert_table(
+    db: Database, spec: TableSpec, *, holder: str | None = None, with_table: AlsoWrite = None
+) -> int:
     """Write a new open table (any preset with any setting the engine accepts); its id.
 
     A running room picks it up (:meth:`Room.discover`) and seats its bots — or, with
-    ``holder``, the process of that name, which holds its lease from the start."""
+    ``holder``, the process of that name, which holds its lease from the start.
+    ``with_table(session, table_id)`` writes what belongs with it in the same transaction
+    (a practice run's row), so neither is ever written without the other."""
     if spec.bot_level not in NAMES:
         raise RuleError("bad_table", f"Bots are {', '.join(NAMES)}, not {spec.bot_level!r}.")
     if spec.unit < 1:
@@ -112,7 +118,13 @@ async def insert_table(db: Database, spec: TableSpec, *, holder: str | None = No
         )
         s.add(row)
         await s.flush()
+        if with_table is not None:
+            await with_table(s, row.id)
     return row.id
+
+
+AlsoWrite = Callable[[AsyncSession, int], Awaitable[None]] | None
+"""What to write with a new table, in its transaction (given the session and the table's id)."""
 
 
 def _tournament_table() -> RuleError:
@@ -568,10 +580,11 @@ class Room:
                 await asyncio.wait_for(self.bus.drain(), CLOSE_SECONDS)
             await self.bus.close()
 
-    async def create_table(self, spec: TableSpec) -> TableOwner:
-        """Open a table and start it here, seating its bots."""
-        table_id = await insert_table(self.db, spec, holder=self.me)
+    async def create_table(self, spec: TableSpec, *, with_table: AlsoWrite = None) -> TableOwner:
+        """Open a table and start it here, seating its bots (``with_table``: as in
+        :func:`insert_table`, written before any look of the room's can run it)."""
         async with self._discovering:
+            table_id = await insert_table(self.db, spec, holder=self.me, with_table=with_table)
             owner = self.owners.get(table_id) or await self._take(table_id)
         assert owner is not None  # its lease is this process's from the start
         return owner
