@@ -525,3 +525,19 @@ def test_an_event_plays_across_two_processes(
     assert all(r & tables for r in ran), ran  # both processes ran some of them
     assert all(h["complete"] for r in final["round_results"] for h in r["groups"][0]["hands"])
     assert_audit_clean(url)
+
+
+def test_a_number_in_a_body_is_a_json_number(room: str, boss: RoomClient) -> None:
+    """``true`` is not 1 and ``"2"`` is not 2 in a request body (schemathesis found an event
+    created from ``{"rounds": true}``); an integral ``2.0`` is an integer, as in the schema."""
+    for bad in ({"rounds": True}, {"rounds": "2"}, {"confirm_seconds": False}):
+        with pytest.raises(RoomError) as refused:
+            boss.request("POST", "/api/events", bad)
+        assert (refused.value.status, str(refused.value)) == (
+            422,
+            f"{next(iter(bad))}: must be a number, not true, false or text.",
+        )
+    assert boss.request("POST", "/api/events", {"rounds": 2.0})["rounds"] == 2
+    with pytest.raises(RoomError) as table:
+        boss.request("POST", "/api/tables", {"preset": "ofc", "seats": True})
+    assert table.value.status == 422

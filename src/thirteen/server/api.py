@@ -4,12 +4,13 @@ headers, the origin and CSRF checks, and who is asking."""
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from fastapi import Depends, FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
@@ -107,6 +108,29 @@ ERROR_MEANINGS = {
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses=`` of a route that can answer with these error statuses."""
     return {s: {"model": ErrorOut, "description": ERROR_MEANINGS[s]} for s in statuses}
+
+
+def _numeric(annotation: Any) -> bool:
+    """Whether a field holds a number (``int``, ``float``, or one of them or ``None``)."""
+    args = get_args(annotation) or (annotation,)
+    return any(a in (int, float) for a in args) and not any(a in (str, bool) for a in args)
+
+
+class Body(BaseModel):
+    """A request body: no field the schema does not list, and a number is a JSON number —
+    not ``true`` (which Python counts as 1), not ``"2"``; an integral ``2.0`` is an integer
+    in the schema, and here."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _json_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        name = info.field_name
+        numeric = name is not None and _numeric(cls.model_fields[name].annotation)
+        if numeric and isinstance(value, bool | str):
+            raise PydanticCustomError("json_number", "must be a number, not true, false or text")
+        return value
 
 
 class ApiError(RuleError):

@@ -10,11 +10,11 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from thirteen.server import events
 from thirteen.server.accounts import Me
-from thirteen.server.api import Admin, RowId, User, accounts_of, db_of, errors, optional_user
+from thirteen.server.api import Admin, Body, RowId, User, accounts_of, db_of, errors, optional_user
 from thirteen.server.room import Room
 
 router = APIRouter()
@@ -22,9 +22,7 @@ router = APIRouter()
 Small = Annotated[int, Path(ge=1, le=100, description="A round, group or hand: 1, 2, …")]
 
 
-class EventCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class EventCreate(Body):
     preset: str = Field(
         default="open-face-cards", max_length=48, description="Any preset that seats three."
     )
@@ -48,30 +46,22 @@ class EventCreate(BaseModel):
     bot_level: str = Field(default="strong", max_length=16)
 
 
-class TeamCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class TeamCreate(Body):
     name: str = Field(min_length=1, max_length=40, description="The team's name.")
 
 
-class BotTeams(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class BotTeams(Body):
     count: int = Field(default=3, ge=1, le=30)
 
 
-class ConfirmIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ConfirmIn(Body):
     round: int = Field(ge=1, le=events.MAX_ROUNDS)
     hand: int = Field(
         ge=0, le=events.MAX_HANDS, description="The hand; 0 for the round's team totals."
     )
 
 
-class RulingIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class RulingIn(Body):
     kind: Literal["foul", "warning", "disqualify"] = Field(
         description="foul: the hand was not set according to the rules (-12, +6 to each "
         "other player); warning; disqualify: the team is out of the ranking."

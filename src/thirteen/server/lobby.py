@@ -6,17 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from thirteen.server.api import Admin, RowId, errors
+from thirteen.server.api import Admin, Body, RowId, errors
 from thirteen.server.room import Room, TableSpec
 
 router = APIRouter()
 
 
-class TableCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class TableCreate(Body):
     preset: str = Field(max_length=48, description="A preset such as chinese-2-4 or ofc-pineapple.")
     name: str = Field(default="", max_length=64)
     rules: dict[str, Any] = Field(

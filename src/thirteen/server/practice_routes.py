@@ -9,14 +9,14 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.bots.registry import NAMES
 from thirteen.engine.rules import get_rules
 from thirteen.server import ledger, practice
-from thirteen.server.api import ApiError, RowId, User, db_of, errors, settings_of
+from thirteen.server.api import ApiError, Body, RowId, User, db_of, errors, settings_of
 from thirteen.server.db.models import GameTable, Hand, HandSeat, PracticeHand, PracticeRun
 from thirteen.server.db.session import Database
 from thirteen.server.room import Room, TableSpec
@@ -29,9 +29,7 @@ DEFAULT_BUY_IN = 500
 """Chips a run takes from the wallet unless told (a point is worth one chip)."""
 
 
-class DuplicateStart(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class DuplicateStart(Body):
     preset: str = Field(
         max_length=48, description="Any preset: chinese-1-6, chinese-2-4, ofc, ofc-pineapple, …"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from sqlalchemy import or_, select
 
 from thirteen.server import ledger
@@ -19,6 +19,7 @@ from thirteen.server.accounts import (
 )
 from thirteen.server.api import (
     SESSION_COOKIE,
+    Body,
     OriginChecked,
     User,
     accounts_of,
@@ -34,8 +35,8 @@ from thirteen.server.throttle import Throttle
 router = APIRouter()
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Strict(Body):
+    """A request body (:class:`~.api.Body`)."""
 
 
 # The room checks names and passwords itself (with its own sentences, as 400s); the schema

@@ -8,18 +8,16 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from thirteen.server import tournaments
-from thirteen.server.api import Admin, RowId, User, accounts_of, db_of, errors
+from thirteen.server.api import Admin, Body, RowId, User, accounts_of, db_of, errors
 from thirteen.server.room import Room
 
 router = APIRouter()
 
 
-class TournamentCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class TournamentCreate(Body):
     preset: str = Field(max_length=48, description="Any preset, such as chinese-1-6 or ofc.")
     name: str = Field(default="", max_length=64)
     rules: dict[str, Any] = Field(
@@ -45,9 +43,7 @@ class TournamentCreate(BaseModel):
     bot_level: str = Field(default="strong", max_length=16)
 
 
-class BotsAdd(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class BotsAdd(Body):
     count: int | None = Field(default=None, ge=1, le=4, description="Default: every free seat.")
 
 
