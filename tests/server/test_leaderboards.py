@@ -489,6 +489,7 @@ def test_played_hands_add_up_to_the_ledger(room: str, boss: RoomClient, settings
         ("min_hands=0", 422, "bad_request", "min_hands"),
         ("date=2026-02-30", 422, "bad_request", "date"),
         ("date=yesterday", 422, "bad_request", "date"),
+        ("date=0.0", 422, "bad_request", "date: must be a day written YYYY-MM-DD"),
         ("period=all&date=2026-01-01", 400, "bad_period", "All time has no date"),
     ],
 )

@@ -44,13 +44,15 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
+from pydantic_core import PydanticCustomError
 from sqlalchemy import Float, Subquery, and_, case, cast, func, literal_column, select
 
 from thirteen.engine.rules import ALIASES, PRESETS
@@ -76,6 +78,7 @@ ROLES: dict[Who, tuple[str, ...]] = {
 FAMILIES = {"chinese": "Chinese Poker", "ofc": "Open-face Chinese Poker"}
 ALL_GAMES = "all"
 DAY = 86_400.0
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 SLOW_SECONDS = 0.2
 """A board that took this long to count is kept (:class:`BoardCache`)..."""
 KEEP_SECONDS = 60.0
@@ -396,6 +399,13 @@ class LeaderboardOut(BaseModel):
     )
 
 
+def _iso_day(value: Any) -> Any:
+    """A day is written YYYY-MM-DD (pydantic alone would take ``0.0`` for 1 January 1970)."""
+    if isinstance(value, str) and not ISO_DAY.fullmatch(value):
+        raise PydanticCustomError("date_format", "must be a day written YYYY-MM-DD")
+    return value
+
+
 @router.get("/api/leaderboards", responses=errors(400, 422))
 async def leaderboards(
     request: Request,
@@ -412,6 +422,7 @@ async def leaderboards(
     ] = "people",
     date: Annotated[
         dt.date | None,
+        BeforeValidator(_iso_day),
         Query(description="YYYY-MM-DD: the day or week holding it (UTC); default today."),
     ] = None,
     min_hands: Annotated[
