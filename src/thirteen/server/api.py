@@ -10,7 +10,6 @@ from fastapi import Depends, FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
-from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
@@ -129,7 +128,7 @@ class Body(BaseModel):
         name = info.field_name
         numeric = name is not None and _numeric(cls.model_fields[name].annotation)
         if numeric and isinstance(value, bool | str):
-            raise PydanticCustomError("json_number", "must be a number, not true, false or text")
+            raise ValueError("must be a number, not true, false or text")
         return value
 
 
@@ -161,6 +160,8 @@ def _validation_sentence(exc: RequestValidationError) -> str:
     if kind in ("json_invalid", "model_attributes_type", "dict_type"):
         return "The request body must be a JSON object."
     message = str(first.get("msg", "is not valid")).rstrip(".")
+    if kind == "value_error":  # a validator's own sentence, without pydantic's prefix
+        message = message.removeprefix("Value error, ")
     return f"{where}: {message}." if where else f"{message}."
 
 

@@ -52,7 +52,6 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, BeforeValidator, Field
-from pydantic_core import PydanticCustomError
 from sqlalchemy import Float, Subquery, and_, case, cast, func, literal_column, select
 
 from thirteen.engine.rules import ALIASES, PRESETS
@@ -402,7 +401,7 @@ class LeaderboardOut(BaseModel):
 def _iso_day(value: Any) -> Any:
     """A day is written YYYY-MM-DD (pydantic alone would take ``0.0`` for 1 January 1970)."""
     if isinstance(value, str) and not ISO_DAY.fullmatch(value):
-        raise PydanticCustomError("date_format", "must be a day written YYYY-MM-DD")
+        raise ValueError("must be a day written YYYY-MM-DD")
     return value
 
 
