@@ -3,16 +3,18 @@ opponent on the same deals (``thirteen duel``'s seeding), compared deal by deal 
 
 Usage: python scripts/ofc_variants.py --variant base learns:rollout_learns=1
        [--rules ofc-pineapple] [--opponent heuristic] [--hands 300] [--seed 2026]
-       [--budget 0.1] [--out DIR] [--report]
+       [--budget 0.1] [--out DIR] [--report [--out DIR DIR …]]
 
 A variant is ``NAME`` or ``NAME:setting=value,setting=value`` with settings from
 ``thirteen.bots._ofc_kernels.P_NAMES`` (``foul_aversion``, ``rollout_learns``,
 ``rollout_foul_penalty``, …) set on the strong player's model (a variant without settings is
-today's player; ``rollout_learns=0,rollout_foul_penalty=0`` the player before issue 14). The variants run one after the other in this process (one core: the machine is
-shared), each writing ``DIR/NAME.json`` when done; a variant whose file is already there is not
-played again. Then the table: points a hand with a 95 % interval, the paired difference with
-the first variant (per deal, so most of the card luck cancels), foul and fantasyland rates with
-95 % intervals (normal approximation over hands) and their paired differences with the first.
+today's player; ``rollout_learns=0,rollout_foul_penalty=0`` the player before issue 14). The
+variants run one after the other in this process (one core: the machine is shared), each
+writing ``DIR/NAME.json`` when done; a variant whose file is already there is not played again.
+Then the table: points a hand with a 95 % interval, the paired difference with the first
+variant (per deal, so most of the card luck cancels), foul and fantasyland rates with 95 %
+intervals (normal approximation over hands) and their paired differences with the first.
+``--report`` with several ``--out`` directories (runs of other seeds) pools their deals.
 """
 
 from __future__ import annotations
@@ -77,6 +79,17 @@ def one(args: argparse.Namespace, name: str, changes: dict[str, float]) -> dict[
     }
 
 
+def pooled(paths: list[Path]) -> dict[str, Any]:
+    """One variant's runs (on different deals) as one run."""
+    runs = [json.loads(path.read_text()) for path in paths]
+    out = dict(runs[0])
+    for key in ("deals", "hands", "fouls", "fantasylands", "opponent_fouls", "seconds"):
+        out[key] = sum(r[key] for r in runs)
+    for key in ("per_deal", "fouls_per_deal", "fantasylands_per_deal"):
+        out[key] = [x for r in runs for x in r[key]]
+    return out
+
+
 def rate(count: int, n: int) -> str:
     p = count / n
     half = Z95 * math.sqrt(p * (1 - p) / n)
@@ -103,19 +116,27 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--budget", type=float, default=0.1)
-    parser.add_argument("--out", default="variants")
-    parser.add_argument("--report", action="store_true", help="only print the table")
+    parser.add_argument("--out", nargs="+", default=["variants"])
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="only print the table (of every --out directory pooled: other seeds' deals)",
+    )
     args = parser.parse_args()
-    Path(args.out).mkdir(exist_ok=True)
     variants = [parse(v) for v in args.variant]
-    for name, changes in variants:
-        path = Path(args.out, f"{name}.json")
-        if args.report or path.exists():
-            continue
-        found = one(args, name, changes)
-        path.write_text(json.dumps(found), encoding="utf-8")
-        print(f"{name}: {found['deals']} deals in {found['seconds']:.0f} s", flush=True)
-    runs = [json.loads(Path(args.out, f"{name}.json").read_text()) for name, _ in variants]
+    if not args.report:
+        if len(args.out) != 1:
+            parser.error("play into one --out directory (several only with --report)")
+        out = args.out[0]
+        Path(out).mkdir(exist_ok=True)
+        for name, changes in variants:
+            path = Path(out, f"{name}.json")
+            if path.exists():
+                continue
+            found = one(args, name, changes)
+            path.write_text(json.dumps(found), encoding="utf-8")
+            print(f"{name}: {found['deals']} deals in {found['seconds']:.0f} s", flush=True)
+    runs = [pooled([Path(d, f"{name}.json") for d in args.out]) for name, _ in variants]
     base = runs[0]
     print(
         "| variant | points/hand [95 %] | vs first, paired [95 %] | fouls | fouls vs first "
