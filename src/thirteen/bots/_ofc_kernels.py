@@ -59,6 +59,8 @@ P_NAMES = (
     "back_flush_royalty",
     "back_straight_royalty",
     "foul_aversion",
+    "rollout_learns",
+    "rollout_foul_penalty",
 )
 (
     P_FOUL_COST,
@@ -81,7 +83,9 @@ P_NAMES = (
     P_RB_FLUSH,
     P_RB_STRAIGHT,
     P_AVERSION,
-) = range(20)
+    P_LEARNS,
+    P_ROLL_PEN,
+) = range(22)
 ROYALTY_OFF, ROYALTY_ALWAYS, ROYALTY_WINNER = 0, 1, 2
 
 # Pairing steps from a high card to each category: the number of "hits" (cards matching a
@@ -801,9 +805,24 @@ def complete(
     p: F64,
 ) -> int:
     """Play the streets ``sizes`` (discarding ``discards``) with cards from ``deal[offset:]``;
-    returns the offset after the last card used."""
+    returns the offset after the last card used.
+
+    With ``p[P_LEARNS]`` set the player learns as it goes, as a real one does: each street's
+    cards leave the live counts before it is played (otherwise every street is judged with the
+    counts of the decision being sampled).
+    """
+    learns = p[P_LEARNS] > 0.0
+    if learns:
+        live_rank = live_rank.copy()
+        live_suit = live_suit.copy()
     for s in range(sizes.shape[0]):
         k = sizes[s]
+        if learns:
+            for i in range(offset, offset + k):
+                c = deal[i]
+                live_rank[c >> 2] -= 1
+                live_suit[c & 3] -= 1
+            unseen -= k
         play_best(
             rows,
             cnt,

@@ -52,6 +52,13 @@ a preset use the pineapple figures for 14 or more cards and the classic one for 
 """
 
 
+ROLLOUT_FOUL_SCALE = 4.0 / 3.0
+"""The foul penalty of the heuristic completing the Monte Carlo player's own boards in its
+rollouts, relative to the heuristic's (16 against 12 in pineapple): a careful completion, closer
+to how the player itself goes on than the heuristic that fouls 22 % (measured in
+``docs/duels.md``, issue 14)."""
+
+
 def fantasyland_worth(rules: Rules, cards: int) -> float:
     """Per-opponent worth of a fantasyland hand of ``cards`` cards under ``rules``."""
     table = FANTASYLAND_VALUE.get(rules.name.removesuffix(" (custom)"))
@@ -141,9 +148,10 @@ def model_for(rules: Rules) -> Model:
     pull = later[-1] / (later[-1] - rules.discards_per_street) if later else 1.0
     has_royalties = rules.royalty_mode != "off" and not rules.royalties.is_empty
     flush, straight = _category_floor(5), _category_floor(4)
+    foul_penalty = float(rules.foul_cost) + (6.0 if has_royalties else 1.0)
     values = {
         "foul_cost": float(rules.foul_cost),
-        "foul_penalty": float(rules.foul_cost) + (6.0 if has_royalties else 1.0),
+        "foul_penalty": foul_penalty,
         "strict_front": 1.0 if rules.front_below_middle else 0.0,
         "scoop_bonus": float(rules.scoop_bonus),
         "overall_bonus": float(rules.overall_bonus),
@@ -166,6 +174,10 @@ def model_for(rules: Rules) -> Model:
         "back_flush_royalty": float(rt[k.ROY_B, flush]),
         "back_straight_royalty": float(rt[k.ROY_B, straight]),
         "foul_aversion": 10.0,
+        # The Monte Carlo player's rollouts (issue 14, docs/duels.md): its boards are completed
+        # learning each street's cards, by a heuristic fearing fouls a third more.
+        "rollout_learns": 1.0,
+        "rollout_foul_penalty": ROLLOUT_FOUL_SCALE * foul_penalty,
     }
     p = np.array([values[name] for name in k.P_NAMES], dtype=np.float64)
     return Model(_engine_tables(), rt, p)

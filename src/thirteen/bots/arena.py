@@ -42,6 +42,10 @@ class BotStats:
     hands_in_fantasyland: int = 0
     per_hand: list[int] = field(default_factory=list)
     """Points per deal, summed over the tables the deal was played on."""
+    fouls_per_deal: list[int] = field(default_factory=list)
+    """Fouls per deal, over the tables the deal was played on (for paired comparisons)."""
+    fantasylands_per_deal: list[int] = field(default_factory=list)
+    """Fantasylands earned per deal, likewise."""
 
     @property
     def foul_rate(self) -> float:
@@ -192,6 +196,8 @@ def play(
     for number in range(deals):
         deal = seeded_deal(rng) if rng is not None else fresh_deal()
         deal_points = [0] * n
+        deal_fouls = [0] * n
+        deal_fantasylands = [0] * n
         for t, shift in enumerate(rotations):
             seat_bot = [(seat + shift) % n for seat in range(n)]  # which bot sits where
             played = play_hand(
@@ -218,9 +224,13 @@ def play(
                 s.fantasylands_earned += player.fantasyland_cards is not None
                 s.hands_in_fantasyland += board.in_fantasyland
                 deal_points[seat_bot[board.seat]] += player.total
+                deal_fouls[seat_bot[board.seat]] += player.foul
+                deal_fantasylands[seat_bot[board.seat]] += player.fantasyland_cards is not None
             tables[t], clocks[t] = state, clock
         for i, points in enumerate(deal_points):
             stats[i].per_hand.append(points)
+            stats[i].fouls_per_deal.append(deal_fouls[i])
+            stats[i].fantasylands_per_deal.append(deal_fantasylands[i])
         if on_deal is not None:
             on_deal(number + 1)
     total = time.perf_counter() - started

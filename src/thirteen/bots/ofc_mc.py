@@ -6,7 +6,11 @@ the heuristic's judgement (:mod:`thirteen.bots.ofc_heuristic`), and evaluates ea
 player's own later streets, the other players' pending cards and later streets, hidden
 fantasyland hands — drawn without replacement from the *unseen* cards (the deck minus every card
 the view shows: own cards, rows and discards, and the other players' visible rows). On each deal
-every board is completed with the heuristic as rollout policy, and the candidate is scored with
+every board is completed with the heuristic as rollout policy — which, as a real player does,
+takes each street's cards out of the live counts before playing it (``rollout_learns``) and, on
+the player's own board, fears fouls a third more than the heuristic player
+(``rollout_foul_penalty``, ``_ofc_model.ROLLOUT_FOUL_SCALE``: a careful completion, closer to
+how this player goes on; issue 14 in ``docs/duels.md``) —, and the candidate is scored with
 the real scoring of the rules: row points, scoop bonus, royalties, fan bonuses and foul
 penalties, plus — when the board earns fantasyland — the worth of a fantasyland hand
 (``_ofc_model.FANTASYLAND_VALUE``, measured by simulation).
@@ -322,6 +326,12 @@ def analyze(
     # What the ranking maximizes: points, with each foul costing the aversion once more per
     # opponent (reported EVs stay the rules' points).
     aversion = float(model.p[k.P_AVERSION]) * len(opp_kind)
+    # The settings that complete this player's own boards: with ``rollout_foul_penalty`` set,
+    # a heuristic that fears fouls more than the opponents' (theirs stay the heuristic's).
+    mine_p = model.p
+    if model.p[k.P_ROLL_PEN] > 0.0:
+        mine_p = model.p.copy()
+        mine_p[k.P_FOUL_PEN] = model.p[k.P_ROLL_PEN]
     samples = _Samples(aversion)
     drawn: list[I64] = []
     spent = 0.0
@@ -372,7 +382,7 @@ def analyze(
             unseen_count,
             model.it,
             model.rt,
-            model.p,
+            mine_p,
             results,
             fouled,
             bonus,
