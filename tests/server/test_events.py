@@ -65,17 +65,29 @@ def _round_tables(detail: dict[str, Any], round_: int) -> list[int]:
     return [t["table_id"] for g in groups for t in g["tables"]]
 
 
+MOVING = (1012, 1013)
+"""Close codes of a table moving between a room's processes: reconnect and watch on."""
+
+
 def _watch_closed(boss: RoomClient, table_id: int) -> list[dict[str, Any]]:
-    """Watch an event's table as its director until it closes; the frames seen."""
-    try:
-        conn = boss.open_table(table_id)
-    except RoomError:  # it closed before we looked
-        return []
-    try:
-        conn.wait(lambda f: f.get("type") == "closing", timeout=240)
-        return conn.frames
-    finally:
-        conn.close()
+    """Watch an event's table as its director until it closes; the frames seen (a table
+    handed to another of the room's processes meanwhile is followed there)."""
+    for _attempt in range(20):
+        try:
+            conn = boss.open_table(table_id)
+        except RoomError as e:  # it closed before we looked, or it is moving right now
+            if any(f"({code}," in str(e) for code in MOVING):
+                continue
+            return []
+        try:
+            conn.wait(lambda f: f.get("type") == "closing", timeout=240)
+            return conn.frames
+        except RoomError:
+            if conn.closed is None or conn.closed[0] not in MOVING:
+                raise
+        finally:
+            conn.close()
+    raise AssertionError(f"table {table_id} kept moving")
 
 
 def _play_out(boss: RoomClient, event_id: int, rounds: int) -> dict[str, Any]:

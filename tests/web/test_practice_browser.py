@@ -77,6 +77,7 @@ def test_a_run_from_start_to_the_first_difference(new_context: Any, page_errors:
         expect(bot_cells.get_by_role("img")).to_have_count(len(wanted))
         for name in wanted:
             expect(bot_cells.get_by_role("img", name=name)).to_be_visible()
+    expect(boards.get_by_role("img")).to_have_count(2 * len(cards))  # both boards drawn
     names = boards.get_by_role("img").evaluate_all(
         "els => els.map(e => e.getAttribute('aria-label'))"
     )
