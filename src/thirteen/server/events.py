@@ -566,6 +566,25 @@ async def _people(
     return list((await s.scalars(query)).all())
 
 
+async def _member_table(
+    s: AsyncSession, event_id: int, round_: int, member: DuplicateMember
+) -> DuplicateTable | None:
+    """The table ``member`` played at in round ``round_``: player k plays at the group's
+    table k, so among the round's tables at that position, the one of their team's group."""
+    for placed in (
+        await s.scalars(
+            select(DuplicateTable).where(
+                DuplicateTable.event_id == event_id,
+                DuplicateTable.round == round_,
+                DuplicateTable.position == member.number - 1,
+            )
+        )
+    ).all():
+        if member.team_id in json.loads(placed.teams):
+            return placed
+    return None
+
+
 async def confirm(db: Database, event_id: int, user_id: int, round_: int, hand: int) -> None:
     """``user_id`` confirms a hand's result (``hand`` 0: the round's team totals)."""
     async with db.begin() as s:
@@ -583,18 +602,8 @@ async def confirm(db: Database, event_id: int, user_id: int, round_: int, hand: 
             raise EventError("not_registered", "Only the event's players confirm its results.")
         # only a result there is: the hand (for the totals, the round's last hand) settled at
         # the player's table in that round
-        table_id = None
-        for placed in (
-            await s.scalars(
-                select(DuplicateTable).where(
-                    DuplicateTable.event_id == event_id,
-                    DuplicateTable.round == round_,
-                    DuplicateTable.position == member.number - 1,
-                )
-            )
-        ).all():
-            if member.team_id in json.loads(placed.teams):
-                table_id = placed.table_id
+        placed = await _member_table(s, event_id, round_, member)
+        table_id = placed.table_id if placed is not None else None
         settled = await s.scalar(
             select(Hand.id).where(
                 Hand.table_id == table_id,
@@ -620,15 +629,6 @@ async def confirm(db: Database, event_id: int, user_id: int, round_: int, hand: 
             )
 
 
-async def event_tables(db: Database, event_id: int, round_: int | None = None) -> list[int]:
-    """The tables of an event (of one round)."""
-    async with db.begin() as s:
-        query = select(DuplicateTable.table_id).where(DuplicateTable.event_id == event_id)
-        if round_ is not None:
-            query = query.where(DuplicateTable.round == round_)
-        return list((await s.scalars(query)).all())
-
-
 async def seat_of(db: Database, event_id: int, user_id: int) -> dict[str, Any] | None:
     """A player's team and number, and their table in the round in play (if it is open)."""
     async with db.begin() as s:
@@ -641,21 +641,10 @@ async def seat_of(db: Database, event_id: int, user_id: int) -> dict[str, Any] |
         if row is None or member is None:
             return None
         table_id = None
-        if row.status == "running":
-            for placed in (
-                await s.scalars(
-                    select(DuplicateTable).where(
-                        DuplicateTable.event_id == event_id,
-                        DuplicateTable.round == row.round,
-                        DuplicateTable.position == member.number - 1,
-                    )
-                )
-            ).all():
-                if member.team_id in json.loads(placed.teams):
-                    status = await s.scalar(
-                        select(GameTable.status).where(GameTable.id == placed.table_id)
-                    )
-                    table_id = placed.table_id if status != "closed" else None
+        placed = await _member_table(s, event_id, row.round, member)
+        if row.status == "running" and placed is not None:
+            status = await s.scalar(select(GameTable.status).where(GameTable.id == placed.table_id))
+            table_id = placed.table_id if status != "closed" else None
         return {"team": member.team_id, "number": member.number, "table_id": table_id}
 
 
@@ -969,22 +958,10 @@ async def _rule_foul(
     number: int,
 ) -> None:
     """Score the member's hand again as fouled: the points it moves, by seat and team."""
-    position = member.number - 1  # player k plays at the group's table k
-    placed = (
-        await s.scalars(
-            select(DuplicateTable).where(
-                DuplicateTable.event_id == row.id,
-                DuplicateTable.round == round_,
-                DuplicateTable.position == position,
-            )
-        )
-    ).all()
-    placed_here = [p for p in placed if member.team_id in json.loads(p.teams)]
-    if not placed_here:
+    table = await _member_table(s, row.id, round_, member)
+    if table is None:
         raise EventError("bad_ruling", f"That player did not play in round {round_}.")
-    table = placed_here[0]
-    teams = json.loads(table.teams)
-    seats = seating(teams)[position]
+    seats = seating(json.loads(table.teams))[table.position]
     seat = seats.index((member.team_id, member.number))
     played = await s.scalar(
         select(Hand).where(
@@ -1210,14 +1187,14 @@ async def standings(db: Database, event_id: int) -> dict[str, Any]:
     for member, name in loaded.members:
         if member.team_id in by_team:
             by_team[member.team_id]["members"].append({"number": member.number, "name": name})
-    rulings_by_hand: dict[tuple[int, int], list[dict[str, Any]]] = defaultdict(list)
+    rulings_by_hand: dict[tuple[int, int, int], list[dict[str, Any]]] = defaultdict(list)
     rulings_out = []
     names = {t.id: t.name for t in loaded.teams}
     team_of_user = {m.user_id: m.team_id for m, _ in loaded.members}
     for ruling, player in loaded.rulings:
         moves = json.loads(ruling.adjustments)
-        if ruling.round is not None and ruling.hand is not None:
-            rulings_by_hand[(ruling.round, ruling.hand)].extend(moves)
+        if ruling.round is not None and ruling.hand is not None and ruling.table_id is not None:
+            rulings_by_hand[(ruling.round, ruling.hand, ruling.table_id)].extend(moves)
         rulings_out.append(
             {
                 "id": ruling.id,
@@ -1245,11 +1222,9 @@ async def standings(db: Database, event_id: int) -> dict[str, Any]:
                 complete, scores, results = _hand_scores(loaded, tables, n)
                 adjust = dict.fromkeys(teams, 0)
                 if complete:
-                    table_ids = {t.table_id for t in tables}
-                    for ruling, _player in loaded.rulings:
-                        if (ruling.round, ruling.hand) == (r, n) and ruling.table_id in table_ids:
-                            for m in json.loads(ruling.adjustments):
-                                adjust[m["team"]] += m["points"]
+                    for t in tables:
+                        for m in rulings_by_hand.get((r, n, t.table_id), ()):
+                            adjust[m["team"]] += m["points"]
                     for tid in teams:
                         by_team[tid]["points"] += scores[tid]
                         by_team[tid]["rulings"] += adjust[tid]
@@ -1425,7 +1400,6 @@ __all__ = [
     "create_event",
     "create_team",
     "due_events",
-    "event_tables",
     "join_team",
     "leave_team",
     "listing",
