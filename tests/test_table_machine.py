@@ -2,7 +2,8 @@
 
 Invariants after every step: money is zero-sum, no card is dealt twice, every finished player
 set 13 cards, an illegal action changes nothing, no view holds a card its viewer may not know,
-and replaying a finished hand's history rebuilds the exact state.
+replaying a finished hand's history rebuilds the exact state, and a view's wire form is every
+field of the view (cards as text) however the server's fast path makes it.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from thirteen.engine.actions import (
     Timeout,
 )
 from thirteen.engine.autoplay import auto_action
-from thirteen.engine.cards import parse_cards
+from thirteen.engine.cards import format_cards, parse_cards
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
 from thirteen.engine.events import Event, PlayerLeft
@@ -46,6 +47,21 @@ from thirteen.engine.views import view, view_to_json
 
 CARD_LIST = re.compile(r"^[2-9TJQKA][cdhs](?: [2-9TJQKA][cdhs])*$")
 STACK = 1_000_000
+
+
+CARD_FIELDS = {"front", "middle", "back", "cards", "discards"}
+
+
+def plain(value: Any, name: str = "") -> Any:
+    """Any view as JSON data the slow, obvious way: every dataclass field in order, tuples as
+    lists, the card fields as text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name), f.name) for f in dataclasses.fields(value)}
+    if name in CARD_FIELDS:
+        return format_cards(value)
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    return value
 
 
 def cards_in(value: Any) -> set[int]:
@@ -253,7 +269,11 @@ class TableMachine(RuleBasedStateMachine):
     def views_hold_no_hidden_card(self) -> None:
         viewers: list[int | None] = [None, *range(len(self.state.seats))]
         for viewer in viewers:
-            shown = cards_in(view_to_json(view(self.state, viewer)))
+            seen = view(self.state, viewer)
+            wire = view_to_json(seen)
+            assert wire == plain(seen)
+            assert list(wire) == [f.name for f in dataclasses.fields(seen)]
+            shown = cards_in(wire)
             assert shown <= may_know(self.state, viewer), (
                 viewer,
                 shown - may_know(self.state, viewer),

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
+import orjson
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -188,7 +189,7 @@ class TableConnection:
             rcvd = e.rcvd
             self.closed = (rcvd.code, rcvd.reason) if rcvd is not None else (1006, "")
             return None
-        frame: Frame = json.loads(raw)
+        frame: Frame = orjson.loads(raw)
         self._take(frame)
         return frame
 

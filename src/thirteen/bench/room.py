@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -658,7 +659,7 @@ class Player:
                 try:
                     async for raw in self.ws:
                         at = time.perf_counter()
-                        self._take(json.loads(raw), at)
+                        self._take(orjson.loads(raw), at)
                 except ConnectionClosed:
                     pass
                 code = self.ws.close_code

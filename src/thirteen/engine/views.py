@@ -12,7 +12,6 @@ thing a server sends; :func:`view_to_json` is its wire form.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -176,13 +175,19 @@ def _shown_board(board: Board, visible: bool, face_down: bool) -> BoardView:
     )
 
 
+@lru_cache(maxsize=1024)
+def _declarable(cards: tuple[Card, ...], payouts: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """The naturals these 13 cards hold that the table pays (every view of the player's seat
+    asks, until they set their hand)."""
+    paid = {name for name, _ in payouts}
+    return tuple(n.name for n in find_naturals(cards) if n.name in paid)
+
+
 def _my_cards(state: TableState, board: Board, must: bool) -> MyCards:
     rules = state.rules
     naturals: tuple[str, ...] = ()
     if must and not rules.is_ofc and len(board.pending) == 13 and rules.natural_payouts:
-        naturals = tuple(
-            n.name for n in find_naturals(board.pending) if rules.natural_payout(n.name) is not None
-        )
+        naturals = _declarable(board.pending, rules.natural_payouts)
     ofc_street = rules.is_ofc and not board.in_fantasyland
     return MyCards(
         seat=board.seat,
@@ -293,40 +298,107 @@ def unseen_cards(table_view: TableView) -> tuple[Card, ...]:
     return tuple(c for c in DECK if c not in seen)
 
 
-_CARD_FIELDS = {"front", "middle", "back", "cards", "discards"}
+def _seat_json(s: SeatView | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {
+        "seat": s.seat,
+        "player": s.player,
+        "stack": s.stack,
+        "sitting_out": s.sitting_out,
+        "leaving": s.leaving,
+        "fantasyland_next": s.fantasyland_next,
+    }
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
-"""Each type's dataclass field names (``None``: not a dataclass), looked up once: a view is
-turned into JSON for every seat after every action."""
+@lru_cache(maxsize=256)
+def _seats_json(seats: tuple[SeatView | None, ...]) -> list[dict[str, Any] | None]:
+    """The seats' wire form, made once while nobody's seat changes (see :func:`_seat_views`)."""
+    return [_seat_json(s) for s in seats]
 
 
-def _field_names(cls: type) -> tuple[str, ...] | None:
-    try:
-        return _FIELD_NAMES[cls]
-    except KeyError:
-        names = None
-        if dataclasses.is_dataclass(cls):
-            names = tuple(f.name for f in dataclasses.fields(cls))
-        _FIELD_NAMES[cls] = names
-        return names
+@lru_cache(maxsize=4096)
+def _board_json(b: BoardView) -> dict[str, Any]:
+    """A board's wire form, made once for every view that shows it the same way."""
+    return {
+        "seat": b.seat,
+        "position": b.position,
+        "front": format_cards(b.front),
+        "middle": format_cards(b.middle),
+        "back": format_cards(b.back),
+        "face_down": b.face_down,
+        "cards_dealt": b.cards_dealt,
+        "cards_unplayed": b.cards_unplayed,
+        "cards_discarded": b.cards_discarded,
+        "street": b.street,
+        "fantasyland": b.fantasyland,
+        "outcome": b.outcome,
+        "natural": b.natural,
+        "deadline": b.deadline,
+        "timed_out": b.timed_out,
+    }
 
 
-def _to_json(value: Any, name: str = "") -> Any:
-    if value is None or isinstance(value, str | int | float):
-        return value
-    names = _field_names(type(value))
-    if names is not None:
-        return {n: _to_json(getattr(value, n), n) for n in names}
-    if name in _CARD_FIELDS and isinstance(value, tuple):
-        return format_cards(value)
-    if isinstance(value, tuple):
-        return [_to_json(v) for v in value]
-    return value
+def _me_json(m: MyCards) -> dict[str, Any]:
+    return {
+        "seat": m.seat,
+        "cards": format_cards(m.cards),
+        "discards": format_cards(m.discards),
+        "front": format_cards(m.front),
+        "middle": format_cards(m.middle),
+        "back": format_cards(m.back),
+        "naturals": list(m.naturals),
+        "must_act": m.must_act,
+        "deadline": m.deadline,
+        "mode": m.mode,
+        "discard_now": m.discard_now,
+        "room": list(m.room),
+        "can_surrender": m.can_surrender,
+    }
+
+
+def _result_json(r: PlayerResultView) -> dict[str, Any]:
+    return {
+        "seat": r.seat,
+        "total": r.total,
+        "money": r.money,
+        "foul": r.foul,
+        "royalties": r.royalties,
+        "fan": r.fan,
+        "natural": r.natural,
+        "surrendered": r.surrendered,
+        "fantasyland_next": r.fantasyland_next,
+        "against": [list(pair) for pair in r.against],
+    }
+
+
+def _hand_json(h: HandView) -> dict[str, Any]:
+    return {
+        "number": h.number,
+        "button": h.button,
+        "commitment": h.commitment,
+        "street": h.street,
+        "to_act": [list(pair) for pair in h.to_act],
+        "boards": [_board_json(b) for b in h.boards],
+        "me": None if h.me is None else _me_json(h.me),
+        "results": None if h.results is None else [_result_json(r) for r in h.results],
+    }
 
 
 def view_to_json(table_view: TableView) -> dict[str, Any]:
-    """A view as JSON-ready data, cards as text (``"As Kd"``)."""
-    out = _to_json(table_view)
-    assert isinstance(out, dict)
-    return out
+    """A view as JSON-ready data, cards as text (``"As Kd"``): every field of every part, in
+    declaration order. Parts that repeat from view to view (the seats, each board) are made once
+    and shared between the results, so a result is read-only: copy a part before changing it."""
+    v = table_view
+    return {
+        "viewer": v.viewer,
+        "rules": v.rules,
+        "state_id": v.state_id,
+        "phase": v.phase,
+        "clock": v.clock,
+        "button": v.button,
+        "next_deal_at": v.next_deal_at,
+        "seats": _seats_json(v.seats),
+        "hand": None if v.hand is None else _hand_json(v.hand),
+        "point_value": v.point_value,
+    }

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import redis
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+
+from thirteen.server.protocol import encode
 
 log = logging.getLogger("thirteen.server.bus")
 
@@ -115,13 +117,11 @@ class Bus:
     # ------------------------------------------------------------------ sending
     def send(self, process: str, message: Message) -> None:
         """Send ``message`` to ``process`` (in order with everything else sent to it)."""
-        self.outbox.put_nowait(
-            (self.channel_of(process), json.dumps(message, separators=(",", ":")))
-        )
+        self.outbox.put_nowait((self.channel_of(process), encode(message)))
 
     def broadcast(self, message: Message) -> None:
         """Send ``message`` to every process's lobby (this one's included)."""
-        self.outbox.put_nowait((self.lobby, json.dumps({**message, "from": self.me})))
+        self.outbox.put_nowait((self.lobby, encode({**message, "from": self.me})))
 
     async def _publish(self) -> None:
         while True:
@@ -160,8 +160,8 @@ class Bus:
                         continue
                     self.received += 1
                     try:
-                        message = json.loads(raw["data"])
-                    except ValueError:
+                        message = orjson.loads(raw["data"])
+                    except orjson.JSONDecodeError:
                         continue
                     if isinstance(message, dict):
                         try:

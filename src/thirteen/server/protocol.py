@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from thirteen.engine.errors import RuleError
 
 VERSION = 1
@@ -63,6 +65,16 @@ class PingMessage:
 
 
 Message = ActionMessage | ResyncMessage | PingMessage
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame's text, compact (orjson: a table sends one per seat after every action, and the
+    standard encoder took a tenth of a busy room's time). Anything orjson refuses — an integer
+    past 64 bits — falls back to the standard encoder, which writes the same JSON."""
+    try:
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(frame, separators=(",", ":"))
 
 
 def _whole(value: Any, what: str) -> int:

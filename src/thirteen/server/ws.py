@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -32,6 +31,7 @@ from thirteen.server.protocol import (
     Message,
     PingMessage,
     ProtocolError,
+    encode,
     error_frame,
     parse_message,
 )
@@ -86,7 +86,7 @@ def _origin_ok(websocket: WebSocket) -> bool:
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
     await websocket.accept()
-    await websocket.send_text(json.dumps(error_frame(code, message)))
+    await websocket.send_text(encode(error_frame(code, message)))
     await websocket.close(close, message[:120])
 
 
@@ -97,7 +97,7 @@ async def _writer(websocket: WebSocket, watcher: Watcher) -> None:
             frame = await watcher.outbox.get()
             if frame is None:
                 break
-            await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+            await websocket.send_text(encode(frame))
         code, reason = watcher.closing or (CLOSE_SLOW, "Too far behind; reconnect to catch up.")
         with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
             await websocket.close(code, reason)
