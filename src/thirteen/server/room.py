@@ -48,6 +48,8 @@ log = logging.getLogger("thirteen.server.room")
 
 CLOSE_SECONDS = 3.0
 """How long the room waits for sockets to take their goodbye when it stops."""
+LOBBY_SECONDS = 0.25
+"""A table's change reaches the lobbies within this (changes meanwhile go in one frame)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,12 @@ class Room:
         """This process's name among the room's processes (its leases carry it)."""
         self.owners: dict[int, TableOwner] = {}
         self.lobby: set[Watcher] = set()
+        self._changes: dict[int, TableOwner] = {}
+        """Tables whose lobby entry changed since the lobby was last pushed."""
+        self._lobby_due: asyncio.TimerHandle | None = None
+        metrics.tables_open.set_function(
+            lambda: sum(1 for o in self.owners.values() if o.settings.status == "open")
+        )
         self.accepting = True
         self.bus: Bus | None = None
         self.relay: Relay | None = None
@@ -419,10 +427,8 @@ class Room:
             self.relay.table_lost(owner.id)
         self.where[owner.id] = None
         # the lobbies hear of it from its new process (a word from here could arrive after)
-        self.metrics.tables_open.set(
-            sum(1 for o in self.owners.values() if o.settings.status == "open")
-        )
-        self._push_lobby()
+        self._changes.pop(owner.id, None)
+        self._lobby_changed()
 
     async def locate(self, table_id: int) -> str | None:
         """The process running open table ``table_id`` now: ``""`` when none does (its
@@ -513,7 +519,7 @@ class Room:
                 self.remote_lobby[table_id] = (str(sender), entry)
             else:
                 self.remote_lobby.pop(table_id, None)
-            self._push_lobby()
+            self._lobby_changed()
 
     def _reset(self) -> None:
         if self.relay is not None:
@@ -541,10 +547,8 @@ class Room:
     def _start(self, owner: TableOwner) -> None:
         self.owners[owner.id] = owner
         owner.start()
-        self._changed(owner)  # the lobby hears of a new table at once
-        self.metrics.tables_open.set(
-            sum(1 for o in self.owners.values() if o.settings.status == "open")
-        )
+        self._changed(owner)
+        self._flush_lobby()  # the lobby hears of a new table at once
 
     async def close(self) -> None:
         """Stop every table (what was accepted is written), give back their leases for the
@@ -555,6 +559,8 @@ class Room:
         log.info("room closing", extra={"tables": len(self.owners)})
         for task in self._tasks:
             task.cancel()
+        if self._lobby_due is not None:
+            self._lobby_due.cancel()
         for handle in self._event_looks.values():
             handle.cancel()
         await asyncio.gather(*(owner.stop() for owner in list(self.owners.values())))
@@ -636,10 +642,27 @@ class Room:
         return {"type": "lobby", "server_time": time.time(), "tables": tables}
 
     def _changed(self, owner: TableOwner) -> None:
-        self.metrics.tables_open.set(
-            sum(1 for o in self.owners.values() if o.settings.status == "open")
-        )
-        self._publish(owner)
+        """A table's lobby entry changed (a seat taken or left, a hand begun or ended)."""
+        self._changes[owner.id] = owner
+        self._lobby_changed()
+
+    def _lobby_changed(self) -> None:
+        """Push the lobby within :data:`LOBBY_SECONDS`: every table changes twice a hand, and a
+        lobby frame lists every table, so a busy room sends one frame for many changes (the
+        other processes likewise hear one message a table)."""
+        if self._lobby_due is None:
+            loop = asyncio.get_running_loop()
+            self._lobby_due = loop.call_later(LOBBY_SECONDS, self._flush_lobby)
+
+    def _flush_lobby(self) -> None:
+        if self._lobby_due is not None:
+            self._lobby_due.cancel()
+            self._lobby_due = None
+        changes, self._changes = self._changes, {}
+        for table_id, owner in changes.items():
+            # one this process lost since is another's to announce (its word would come later)
+            if self.owners.get(table_id) is owner or owner.settings.status == "closed":
+                self._publish(owner)
         self._push_lobby()
 
     def _push_lobby(self) -> None:
