@@ -56,7 +56,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -84,7 +84,7 @@ from thirteen.server.db.models import (
     HandSeat,
     User,
 )
-from thirteen.server.db.session import Database
+from thirteen.server.db.session import Database, lock_row
 from thirteen.server.duplicate import TABLES, schedule, seating
 from thirteen.server.tables import TableOwner
 
@@ -181,19 +181,8 @@ async def create_event(db: Database, spec: EventSpec, director_id: int) -> int:
 
 
 async def _locked(s: AsyncSession, event_id: int) -> DuplicateEvent:
-    """The event's row, locked for the rest of this transaction (a write first: a row lock
-    on PostgreSQL, the write lock on SQLite), so registrations and rounds queue up."""
-    await s.execute(
-        update(DuplicateEvent)
-        .where(DuplicateEvent.id == event_id)
-        .values(status=DuplicateEvent.status)
-        .execution_options(synchronize_session=False)
-    )
-    row = await s.scalar(
-        select(DuplicateEvent)
-        .where(DuplicateEvent.id == event_id)
-        .execution_options(populate_existing=True)  # as it is now, not as first read
-    )
+    """The event's row, locked for the rest of this transaction (:func:`lock_row`)."""
+    row = await lock_row(s, DuplicateEvent, event_id)
     if row is None:
         raise EventError("no_event", f"There is no event {event_id}.")
     return row

@@ -47,7 +47,7 @@ from thirteen.engine.table import MAX_POINT_VALUE
 from thirteen.server import ledger
 from thirteen.server.accounts import Accounts, user_by_name
 from thirteen.server.db.models import GameTable, Tournament, TournamentEntry, User
-from thirteen.server.db.session import Database
+from thirteen.server.db.session import Database, lock_row
 from thirteen.server.tables import TableOwner
 
 log = logging.getLogger("thirteen.server.tournaments")
@@ -172,16 +172,9 @@ async def create_tournament(db: Database, spec: TournamentSpec) -> int:
 
 
 async def _locked(s: AsyncSession, tournament_id: int) -> Tournament:
-    """The tournament's row, locked for the rest of this transaction: a write comes first, so
-    on PostgreSQL the row is locked and on SQLite the database's write lock is taken before
-    anything is read (registrations for the last seat queue up instead of both taking it)."""
-    await s.execute(
-        update(Tournament)
-        .where(Tournament.id == tournament_id)
-        .values(status=Tournament.status)
-        .execution_options(synchronize_session=False)
-    )
-    row = await s.scalar(select(Tournament).where(Tournament.id == tournament_id))
+    """The tournament's row, locked for the rest of this transaction (:func:`lock_row`): the
+    registrations for the last seat queue up instead of both taking it."""
+    row = await lock_row(s, Tournament, tournament_id)
     if row is None:
         raise TournamentError("no_tournament", f"There is no sit & go {tournament_id}.")
     return row

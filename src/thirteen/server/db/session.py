@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event, text
+from sqlalchemy import event, select, text, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -27,11 +27,30 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from thirteen.server.db.models import DuplicateEvent, Tournament
 from thirteen.server.db.writer import GroupWriter
 
 T = TypeVar("T")
+Lockable = TypeVar("Lockable", Tournament, DuplicateEvent)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+async def lock_row(s: AsyncSession, model: type[Lockable], row_id: int) -> Lockable | None:
+    """``model``'s row ``row_id`` (``None``: there is none), locked for the rest of this
+    transaction: a write comes first — a row lock on PostgreSQL, the database's write lock on
+    SQLite — so that registrations, starts and rounds queue up instead of racing; and the row is
+    read as it is now, not as this session may have seen it before it waited for the lock."""
+    await s.execute(
+        update(model)
+        .where(model.id == row_id)
+        .values(status=model.status)
+        .execution_options(synchronize_session=False)
+    )
+    row: Lockable | None = await s.scalar(
+        select(model).where(model.id == row_id).execution_options(populate_existing=True)
+    )
+    return row
 
 
 def is_sqlite(url: str) -> bool:
