@@ -152,10 +152,12 @@ def _board_view(state: TableState, board: Board, viewer: int | None) -> BoardVie
     return _shown_board(board, visible, has_hidden or board.outcome == "surrendered")
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=8192)
 def _shown_board(board: Board, visible: bool, face_down: bool) -> BoardView:
     """A board as a viewer sees it: the same for every viewer who sees as much, and for
-    every view while the board does not change (most of them, in OFC)."""
+    every view while the board does not change (most of them, in OFC). The caches of this
+    module are sized for a process of a thousand tables (three boards each, shown two ways):
+    smaller, a busy room evicts every entry before it is asked for again."""
     return BoardView(
         seat=board.seat,
         position=board.position,
@@ -232,7 +234,7 @@ def _results(state: TableState) -> tuple[PlayerResultView, ...] | None:
     return tuple(out)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _seat_views(seats: tuple[Seat | None, ...]) -> tuple[SeatView | None, ...]:
     """The seats as everyone sees them (the same for every view while nobody's seat changes)."""
     return tuple(
@@ -311,13 +313,13 @@ def _seat_json(s: SeatView | None) -> dict[str, Any] | None:
     }
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _seats_json(seats: tuple[SeatView | None, ...]) -> list[dict[str, Any] | None]:
     """The seats' wire form, made once while nobody's seat changes (see :func:`_seat_views`)."""
     return [_seat_json(s) for s in seats]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def _board_json(b: BoardView) -> dict[str, Any]:
     """A board's wire form, made once for every view that shows it the same way."""
     return {
