@@ -29,8 +29,8 @@ def settle_heap() -> None:
     modules, the engine's and the bots' tables, the compiled kernels, some 180,000 objects —
     lives as long as the process, so it is frozen out of every collection, and the youngest
     generation is collected less often. Without this a full collection walked all of it every
-    few seconds on a busy room, a pause of 100–380 ms that every table felt (p99 of a 200-table
-    room at human pace: 480 ms)."""
+    few seconds on a busy room, a pause of 100–380 ms that every table felt (a 200-table room
+    at human pace on SQLite: p99 321 ms before, 39–102 ms after; benchmarks/README.md)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
