@@ -66,6 +66,10 @@ def test_a_silent_socket_is_dropped(tmp_path: Path) -> None:
         assert received.startswith(b"HTTP/1.1 101")
         metrics = boss.request("GET", "/metrics")
         assert "thirteen_ws_connections 0.0" in metrics
+        # counted when scraped: every table the lobby lists (the one made above among them)
+        listed = boss.request("GET", "/api/tables")["tables"]
+        assert table["id"] in {t["id"] for t in listed}
+        assert f"thirteen_tables_open {float(len(listed))}" in metrics
         try:
             boss.open_table(table["id"], watch_only=True).close()
         except ConnectionClosed as e:  # pragma: no cover - the room must keep serving
