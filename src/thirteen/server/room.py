@@ -426,8 +426,8 @@ class Room:
         if self.relay is not None:
             self.relay.table_lost(owner.id)
         self.where[owner.id] = None
-        # the lobbies hear of it from its new process (a word from here could arrive after)
-        self._changes.pop(owner.id, None)
+        # the lobbies hear of it from its new process (a word from here could arrive after;
+        # :meth:`_flush_lobby` says nothing of a table this process no longer runs)
         self._lobby_changed()
 
     async def locate(self, table_id: int) -> str | None:

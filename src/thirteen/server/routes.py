@@ -35,17 +35,13 @@ from thirteen.server.throttle import Throttle
 router = APIRouter()
 
 
-class Strict(Body):
-    """A request body (:class:`~.api.Body`)."""
-
-
 # The room checks names and passwords itself (with its own sentences, as 400s); the schema
 # states the same rules, so a request the schema allows is never refused for its shape.
 NAME_SCHEMA: dict[str, Any] = {"pattern": f"^{NAME_PATTERN.pattern}$"}
 PASSWORD_SCHEMA: dict[str, Any] = {"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
 
 
-class Credentials(Strict):
+class Credentials(Body):
     name: str = Field(
         max_length=64,
         description="3 to 20 letters, digits, '_', '.' or '-'.",
@@ -60,7 +56,7 @@ class NewAccount(Credentials):
     )
 
 
-class PasswordChange(Strict):
+class PasswordChange(Body):
     old_password: str = Field(max_length=256)
     new_password: str = Field(
         max_length=256, description="8 to 128 characters.", json_schema_extra=PASSWORD_SCHEMA
