@@ -69,8 +69,9 @@ Message = ActionMessage | ResyncMessage | PingMessage
 
 def encode(frame: dict[str, Any]) -> str:
     """A frame's text, compact (orjson: a table sends one per seat after every action, and the
-    standard encoder took a tenth of a busy room's time). Anything orjson refuses — an integer
-    past 64 bits — falls back to the standard encoder, which writes the same JSON."""
+    standard encoder took a tenth of a busy room's time); tables journal their actions,
+    snapshots and finished hands with it too. Anything orjson refuses — an integer past 64
+    bits — falls back to the standard encoder, which writes the same JSON."""
     try:
         return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
     except (orjson.JSONEncodeError, TypeError):

@@ -87,6 +87,7 @@ from thirteen.server.protocol import (
     CLOSE_POLICY,
     SEAT_ACTIONS,
     ProtocolError,
+    encode,
     error_frame,
 )
 
@@ -904,7 +905,7 @@ class TableOwner:
         if any(isinstance(e, HandSettled) for e in events) or (
             new.phase != Phase.PLAYING and new.state_id - self._snapshot_state_id >= 64
         ):
-            snapshot = json.dumps(snapshot_to_json(new))
+            snapshot = encode(snapshot_to_json(new))
         history = (
             self._history_json(action, new)
             if any(isinstance(e, HandSettled) for e in events)
@@ -914,7 +915,7 @@ class TableOwner:
             table_id=self.id,
             table_name=self.settings.name,
             state_id=new.state_id,
-            action=json.dumps(action_to_json(action), separators=(",", ":")),
+            action=encode(action_to_json(action)),
             user_id=user_id,
             client_id=client_id,
             at=at,
@@ -940,7 +941,7 @@ class TableOwner:
         ``last``)."""
         assert self.history is not None
         history = replace(record(self.history, last), result=result_summary(final))
-        return json.dumps(history_to_json(history), separators=(",", ":"))
+        return encode(history_to_json(history))
 
     # ------------------------------------------------------------------ bookkeeping
     def _decision_keys(self, state: TableState) -> dict[int, tuple[Any, ...]]:
