@@ -11,6 +11,10 @@ failure is printed with the steps that led to it and counted; the run goes on af
 Usage:
     PYTHONPATH=src python scripts/fuzz_room.py [--messages 100000] [--api-examples 300]
         [--workers 3] [--database sqlite|postgresql] [--audit-every 20] [--wait 0.5]
+        [--minutes 0]
+
+``--minutes`` bounds the state machine's part on a busy machine: the workers stop starting
+batches then, and the run reports what they sent, fuzzes the API and audits as usual.
 
 A recorded run (2 cores, SQLite, 4 workers, 2026-11-23; flood pings were still counted toward
 the target then): 101,940 messages sent (70,852 of them flood pings, 31,088 others), 96,888
@@ -23,6 +27,7 @@ found the action type that killed a socket's handler (``{"type": []}``).
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import sys
 import tempfile
@@ -63,7 +68,10 @@ def machine_worker(job: dict[str, Any]) -> dict[str, Any]:
 
         Machine.shared = shared
         try:
-            while shared.counts["messages"] - shared.counts["flood messages"] < job["messages"]:
+            while (
+                shared.counts["messages"] - shared.counts["flood messages"] < job["messages"]
+                and time.time() < job["until"]
+            ):
                 before = shared.counts["tables"]
                 try:
                     run_state_machine_as_test(
@@ -83,7 +91,8 @@ def machine_worker(job: dict[str, Any]) -> dict[str, Any]:
                     print(failures[-1], file=sys.stderr, flush=True)
                 examples += shared.counts["tables"] - before
                 print(
-                    f"worker {job['worker']}: {shared.counts['messages']:,} messages, "
+                    f"worker {job['worker']}: {shared.counts['messages']:,} messages "
+                    f"({shared.counts['flood messages']:,} in floods), "
                     f"{examples} examples, {len(failures)} failures",
                     file=sys.stderr,
                     flush=True,
@@ -144,12 +153,20 @@ def main() -> int:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--audit-every", type=int, default=20)
     parser.add_argument("--wait", type=float, default=0.5, help="seconds a wait step may take")
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        default=0.0,
+        help="stop the state machine after this long even if short of --messages (0: never); "
+        "the API fuzz and the final audit still run",
+    )
     args = parser.parse_args()
 
     from api_fuzz import ApiReport, Identity, fuzz_api
     from test_play import run_audit
 
     started = time.monotonic()
+    started_wall = time.time()
     with tempfile.TemporaryDirectory(prefix="thirteen-fuzz-") as tmp:
         context, database_url, cluster = serve(args.database, Path(tmp))
         try:
@@ -165,6 +182,7 @@ def main() -> int:
                         "audit_every": args.audit_every,
                         "wait": args.wait,
                         "worker": n,
+                        "until": started_wall + 60 * args.minutes if args.minutes else math.inf,
                     }
                     for n in range(max(1, args.workers))
                 ]

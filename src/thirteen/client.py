@@ -31,6 +31,12 @@ from thirteen.engine.rules import Rules
 
 Frame = dict[str, Any]
 
+KEEPALIVE_EXPIRY = 2.0
+"""Seconds an idle pooled HTTP connection is kept for reuse: well under the room's keep-alive
+(``thirteen.server.serve.KEEP_ALIVE_SECONDS``, 5 s), so a request never goes out on a
+connection the room is closing that instant (httpx's default, 5 s, is the room's own: a
+request sent as the room closed its connection was reset — seen in a long fuzz run)."""
+
 
 class RoomError(Exception):
     """The room refused something: its ``code`` and sentence."""
@@ -46,7 +52,11 @@ class RoomClient:
 
     def __init__(self, base_url: str, *, timeout: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")
-        self.http = httpx.Client(base_url=self.base_url, timeout=timeout)
+        self.http = httpx.Client(
+            base_url=self.base_url,
+            timeout=timeout,
+            limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY),
+        )
         self.csrf = ""
         self.name = ""
 

@@ -3,16 +3,18 @@ and dead sockets found by protocol pings."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import signal
 import socket
+import time
 from pathlib import Path
 
 from services import room_process
 from websockets.exceptions import ConnectionClosed
 
-from thirteen.client import RoomClient
-from thirteen.server.serve import SHUTDOWN_SECONDS
+from thirteen.client import KEEPALIVE_EXPIRY, RoomClient
+from thirteen.server.serve import KEEP_ALIVE_SECONDS, SHUTDOWN_SECONDS
 
 PASSWORD = "a secret password"
 
@@ -41,6 +43,31 @@ def test_sigterm_closes_sockets_with_1001_and_exits(tmp_path: Path) -> None:
     assert PASSWORD not in everything
     assert ticket not in everything
     assert "login" in {line["message"] for line in lines}
+
+
+def test_an_idle_connection_outlives_the_clients_reuse_of_it(tmp_path: Path) -> None:
+    """The room closes an idle HTTP connection only after clients have stopped reusing it
+    (``KEEPALIVE_EXPIRY``), so no request goes out on a connection as it closes (a reset a
+    long fuzz run met when both were 5 s)."""
+    assert KEEPALIVE_EXPIRY < KEEP_ALIVE_SECONDS
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    with room_process(url, tmp_path) as served:
+        host, port = served.url.removeprefix("http://").split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=KEEP_ALIVE_SECONDS + 30)
+        try:
+            conn.request("GET", "/healthz")
+            answer = conn.getresponse()
+            answer.read()
+            assert answer.status == 200
+            assert answer.getheader("connection", "keep-alive").lower() != "close"
+            answered = time.monotonic()
+            assert conn.sock is not None
+            rest = conn.sock.recv(1)  # returns when the room closes the idle connection
+            closed = time.monotonic()
+        finally:
+            conn.close()
+    assert rest == b""
+    assert closed - answered > KEEPALIVE_EXPIRY
 
 
 def test_a_silent_socket_is_dropped(tmp_path: Path) -> None:

@@ -62,7 +62,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from thirteen.bench.report import Report
 from thirteen.bench.services import Postgres, RedisServer, free_port
-from thirteen.client import legal_move
+from thirteen.client import KEEPALIVE_EXPIRY, legal_move
 from thirteen.engine.rules import Rules, get_rules
 from thirteen.server.db.models import GameTable
 from thirteen.server.db.session import make_engine
@@ -851,7 +851,11 @@ class Load:
             httpx.AsyncClient(
                 base_url=server.url,
                 timeout=PATIENCE,
-                limits=httpx.Limits(max_connections=64, max_keepalive_connections=64),
+                limits=httpx.Limits(
+                    max_connections=64,
+                    max_keepalive_connections=64,
+                    keepalive_expiry=KEEPALIVE_EXPIRY,
+                ),
             )
             for server in servers
         ]

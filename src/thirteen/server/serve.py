@@ -20,6 +20,10 @@ from thirteen.server.ws import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
 
 SHUTDOWN_SECONDS = 8
 """SIGTERM: sockets closed and writing finished within this (the issue's limit is 10 s)."""
+KEEP_ALIVE_SECONDS = 5
+"""An idle HTTP connection is closed after this (uvicorn's default, said here: clients keep
+theirs for reuse for less — ``thirteen.client.KEEPALIVE_EXPIRY`` — or a request can meet the
+close)."""
 GC_THRESHOLDS = (10_000, 20, 20)
 """The collector's generation thresholds once the room is up (Python's are 700, 10, 10)."""
 
@@ -49,6 +53,7 @@ def uvicorn_config(
         ws_ping_timeout=PING_TIMEOUT,
         ws_max_size=MAX_SOCKET_BYTES,
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
         lifespan="on",
         server_header=False,
         **{"proxy_headers": False, **extra},
