@@ -63,8 +63,11 @@ TIMING_CODES = {
     "time_order",
     "not_seated",
     "already_done",
+    "not_in_hand",
 }
-"""Why a legal decision made on a fresh view may still be refused: the clock got there first."""
+"""Why a legal decision made on a fresh view may still be refused: the clock got there first
+(``not_in_hand``: the seat timed out, sat out, and the next hand was dealt without it — met by
+a long fuzz run on a loaded machine)."""
 NAMES = itertools.count(1)
 PREFIX = f"fz{os.getpid() % 100_000}n"
 """Account names stay unique when several processes fuzz one room."""
