@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip 2>&1 | grep -v '^WARNING: Location' || true
 	$(BIN)/python -m pip install --quiet -e '.[dev]' 2>&1 | grep -v '^WARNING: Location' || true
 	$(BIN)/python -c 'import thirteen, pytest, eval7, phevaluator'
+	$(BIN)/python -m thirteen.bots.warm  # compiles the bots' kernels once, not at a table
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import socket
 import threading
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from typing import Any
 
 import uvicorn
 
+from thirteen.bots.warm import warm_bots
 from thirteen.server.app import create_app
 from thirteen.server.bus import preflight
 from thirteen.server.leases import default_process_name
@@ -24,6 +26,8 @@ KEEP_ALIVE_SECONDS = 5
 """An idle HTTP connection is closed after this (uvicorn's default, said here: clients keep
 theirs for reuse for less — ``thirteen.client.KEEPALIVE_EXPIRY`` — or a request can meet the
 close)."""
+log = logging.getLogger("thirteen.server.serve")
+
 GC_THRESHOLDS = (10_000, 20, 20)
 """The collector's generation thresholds once the room is up (Python's are 700, 10, 10)."""
 
@@ -109,6 +113,15 @@ def serve_in_thread(app: Any) -> Iterator[str]:
         sock.close()
 
 
+def _warm_in_background() -> None:
+    """The bots' kernels compiled (or loaded) before the first bot move needs them; a table's
+    bot that moves first waits for them as it would have anyway."""
+    try:
+        warm_bots()
+    except Exception as error:  # the bots then compile on first use, as without this
+        log.warning("warming the bots failed", extra={"error": repr(error)})
+
+
 def serve(settings: Settings, host: str, port: int) -> None:
     """Serve the room until SIGINT/SIGTERM, logging JSON lines."""
     configure_logging(settings.log_level)
@@ -129,6 +142,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )
+    threading.Thread(target=_warm_in_background, name="warm-bots", daemon=True).start()
     RoomServer(config, whole_process=True).run()
 
 
