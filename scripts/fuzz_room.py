@@ -22,6 +22,14 @@ frames read, 1,156 examples (tables), 7,656 acks, 2,268 resent ids, 5,865 reconn
 ledger audits, 36,448 frames through the leak oracle, 0 failures, 39 min; schemathesis 6,621
 examples over 29 operation runs, 0 failures, no 5xx; final audit clean. The run before it
 found the action type that killed a socket's handler (``{"type": []}``).
+
+Runs of 2026-11-25 (6 workers, ``--wait 0.2``, the two cores shared with other measurements):
+about 109,000 messages (flood pings included; stopped after 53 min) found a client-side race —
+a request sent on a pooled HTTP connection as the room closed it, both at 5 s of idleness
+(``thirteen.client.KEEPALIVE_EXPIRY`` is now 2 s); then 47,765 messages (14,439 not in floods)
+and 583 examples in 79 min found twice the same gap in the machine's oracle (``not_in_hand``, a
+seat sat out after a timeout and dealt out of the next hand, is a timing refusal). The room
+answered every message with a frame or a sentence; no 5xx.
 """
 
 from __future__ import annotations
