@@ -20,14 +20,14 @@ from thirteen.server.logs import configure_logging
 from thirteen.server.settings import Settings
 from thirteen.server.ws import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
 
+log = logging.getLogger("thirteen.server.serve")
+
 SHUTDOWN_SECONDS = 8
 """SIGTERM: sockets closed and writing finished within this (the issue's limit is 10 s)."""
 KEEP_ALIVE_SECONDS = 5
 """An idle HTTP connection is closed after this (uvicorn's default, said here: clients keep
 theirs for reuse for less — ``thirteen.client.KEEPALIVE_EXPIRY`` — or a request can meet the
 close)."""
-log = logging.getLogger("thirteen.server.serve")
-
 GC_THRESHOLDS = (10_000, 20, 20)
 """The collector's generation thresholds once the room is up (Python's are 700, 10, 10)."""
 
