@@ -108,18 +108,20 @@ def ceiling(
         opp_rows = strengths_of(opp, opp_played.picks, False)
         _, plain_picks, n_plain = _search(hand, m, k)
         _, rem_picks, n_rem = _search(hand, removal.model, k, removal)
+        surrender = [today.picks[i : i + 1]] if rules.surrender else []  # rows not read
         picks = np.concatenate(
             [
                 today.picks[i : i + 1],
                 new.picks[i : i + 1],
                 plain_picks[:n_plain],
                 rem_picks[:n_rem],
-                today.picks[i : i + 1],  # its rows are not read: the surrender
+                *surrender,
             ]
         )
         acts = np.full(len(picks), -1, np.int32)
         acts[0], acts[1] = today.actions[i], new.actions[i]
-        acts[-1] = -2 if rules.surrender else -1
+        if surrender:
+            acts[-1] = -2
         rows = strengths_of(np.repeat(hand[None, :], len(picks), axis=0), picks, False)
         scores = _matrix(acts, rows, opp_played.actions, opp_rows, *score_args)
         base = scores[0]

@@ -5,8 +5,10 @@ seconds to compile the first time a fresh install uses them — a first bot move
 practice hint, that stalls a table. :func:`warm_bots` plays one short hand of each kind of game
 with every kind of bot, which compiles (or loads from the cache) everything they use: the
 setter with card removal, the OFC heuristic, the Monte Carlo player and the fantasyland solver.
-``make`` runs it once when it sets up the environment (``python -m thirteen.bots.warm``), and
-``thirteen serve`` runs it in the background as it starts.
+``make`` runs it once when it sets up the environment (``python -m thirteen.bots.warm``); an
+install made otherwise runs that once. Not at every start of ``thirteen serve``: with the cache
+written it would only load what the first bot move loads anyway, and after a crash it would take
+the interpreter from the tables being resumed.
 """
 
 from __future__ import annotations

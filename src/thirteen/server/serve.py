@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import logging
 import socket
 import threading
 from collections.abc import Iterator
@@ -12,15 +11,12 @@ from typing import Any
 
 import uvicorn
 
-from thirteen.bots.warm import warm_bots
 from thirteen.server.app import create_app
 from thirteen.server.bus import preflight
 from thirteen.server.leases import default_process_name
 from thirteen.server.logs import configure_logging
 from thirteen.server.settings import Settings
 from thirteen.server.ws import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
-
-log = logging.getLogger("thirteen.server.serve")
 
 SHUTDOWN_SECONDS = 8
 """SIGTERM: sockets closed and writing finished within this (the issue's limit is 10 s)."""
@@ -113,15 +109,6 @@ def serve_in_thread(app: Any) -> Iterator[str]:
         sock.close()
 
 
-def _warm_in_background() -> None:
-    """The bots' kernels compiled (or loaded) before the first bot move needs them; a table's
-    bot that moves first waits for them as it would have anyway."""
-    try:
-        warm_bots()
-    except Exception as error:  # the bots then compile on first use, as without this
-        log.warning("warming the bots failed", extra={"error": repr(error)})
-
-
 def serve(settings: Settings, host: str, port: int) -> None:
     """Serve the room until SIGINT/SIGTERM, logging JSON lines."""
     configure_logging(settings.log_level)
@@ -142,7 +129,6 @@ def serve(settings: Settings, host: str, port: int) -> None:
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )
-    threading.Thread(target=_warm_in_background, name="warm-bots", daemon=True).start()
     RoomServer(config, whole_process=True).run()
 
 
