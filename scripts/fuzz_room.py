@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import signal
 import sys
 import tempfile
 import time
@@ -169,6 +170,9 @@ def main() -> int:
         "the API fuzz and the final audit still run",
     )
     args = parser.parse_args()
+    # SIGTERM unwinds like Ctrl-C: the pool's context terminates its workers, which would
+    # otherwise outlive this process and keep fuzzing a room that is gone
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
     from api_fuzz import ApiReport, Identity, fuzz_api
     from test_play import run_audit
