@@ -167,6 +167,8 @@ def report(paths: list[str], risk: float) -> None:
         f"fantasyland {share(sum(h['fantasyland'] for h in rest), len(rest))}"
     )
     risky = [d for h in chases for d in h["decisions"] if d["placed"] < last and d["foul"] >= risk]
+    if not risky:
+        return
     behind = sorted(d["safest_behind"] for d in risky)
     chosen = statistics.mean(d["foul"] for d in risky)
     print(
