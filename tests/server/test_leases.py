@@ -9,9 +9,13 @@ from services import run_with_db
 from sqlalchemy import select
 
 from thirteen.server import leases
+from thirteen.server.accounts import Accounts
 from thirteen.server.db.models import GameTable
 from thirteen.server.db.session import Database
-from thirteen.server.room import TableSpec, insert_table
+from thirteen.server.metrics import Metrics
+from thirteen.server.room import Room, TableSpec, insert_table
+from thirteen.server.settings import Settings
+from thirteen.server.tables import TableOwner
 
 
 def test_one_holder_a_token_per_holder_and_fenced_writes(database_url: str) -> None:
@@ -64,3 +68,47 @@ def test_one_holder_a_token_per_holder_and_fenced_writes(database_url: str) -> N
         assert await leases.acquire(db, table, "a") is None
 
     run_with_db(database_url, body)
+
+
+def test_a_table_opened_while_the_leases_are_read_keeps_running(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A renewal reads which leases this process holds, then stops every table it runs whose
+    lease is not among them. A table opened between the two is not among them, yet its lease
+    is this process's: it must go on (found by the fuzz run: a player's first socket to a new
+    table refused with "moving" until the room's next look took the table back)."""
+
+    async def body(db: Database) -> None:
+        room = Room(db, settings, Accounts(db, settings), Metrics())
+        await leases.heartbeat(db, room.me, settings.lease_seconds)
+        first = await room.create_table(TableSpec(preset="chinese-2-4"))
+        opened: list[TableOwner] = []
+        renew = leases.renew
+
+        async def renew_then_open(db: Database, me: str, seconds: float) -> dict[int, int]:
+            held = await renew(db, me, seconds)
+            opened.append(await room.create_table(TableSpec(preset="ofc")))
+            return held
+
+        try:
+            with monkeypatch.context() as patch:
+                patch.setattr(leases, "renew", renew_then_open)
+                await room.renew_leases()
+            (second,) = opened
+            assert room.owners == {first.id: first, second.id: second}
+            assert not first.abandoned
+            assert not second.abandoned
+            # the next renewal sees the new lease: both go on
+            await room.renew_leases()
+            assert room.owners == {first.id: first, second.id: second}
+            # a table whose lease another process took stops here
+            await leases.heartbeat(db, room.me, -1)
+            assert await leases.acquire(db, first.id, "other") == first.lease_token + 1
+            await room.renew_leases()
+            assert first.abandoned
+            assert not second.abandoned
+            assert await room.running(second.id) is second
+        finally:
+            await room.close()
+
+    run_with_db(settings.database_url, body)

@@ -228,18 +228,27 @@ class Room:
                 log.exception("discovering tables failed; trying again")
 
     async def _renew_forever(self) -> None:
-        """Renew this process's leases; a table whose lease another process took stops here."""
         while self.accepting:
             await asyncio.sleep(self.settings.lease_seconds / 3)
             try:
-                held = await leases.renew(self.db, self.me, self.settings.lease_seconds)
+                await self.renew_leases()
             except Exception:
                 log.exception("renewing leases failed; trying again")
+
+    async def renew_leases(self) -> None:
+        """Renew this process's leases; a table whose lease another process took stops here.
+
+        Only the owners running before the renewal read the leases are judged by what it read:
+        a table opened or taken meanwhile has a lease the reading may not have seen yet (it is
+        judged at the next renewal)."""
+        running = {table_id: owner.lease_token for table_id, owner in self.owners.items()}
+        held = await leases.renew(self.db, self.me, self.settings.lease_seconds)
+        for table_id, owner in list(self.owners.items()):
+            if running.get(table_id) != owner.lease_token or owner.settings.status == "closed":
                 continue
-            for table_id, owner in list(self.owners.items()):
-                if held.get(table_id) != owner.lease_token and owner.settings.status != "closed":
-                    log.warning("lease lost", extra={"table": table_id})
-                    await owner.lose()
+            if held.get(table_id) != owner.lease_token:
+                log.warning("lease lost", extra={"table": table_id})
+                await owner.lose()
 
     async def discover(self) -> None:
         """Start an owner for every open table not running anywhere (this process taking up to
