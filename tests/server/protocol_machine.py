@@ -585,6 +585,7 @@ class ProtocolMachine(RuleBasedStateMachine):
                     )
                 self.http(self.shared.boss, "DELETE", f"/api/tables/{self.table['id']}")
             assert self.shared.audit() == []
+            self.counts["audits"] += 1
         finally:
             for sock in self.sockets:
                 sock.conn.close()
