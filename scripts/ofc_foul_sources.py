@@ -35,7 +35,9 @@ from thirteen.engine.history import HandHistory, replay
 from thirteen.engine.rules import Rules, get_rules
 from thirteen.engine.views import TableView
 
-Z95 = 1.959963984540054
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ofc_variants import rate
+
 LAST_STREETS = 2
 """Decisions this close to the end are not counted as a chase's start (the board is made)."""
 
@@ -107,11 +109,6 @@ def duel(args: argparse.Namespace) -> None:
     )
 
 
-def share(count: float, n: int) -> str:
-    p = count / n if n else 0.0
-    return f"{p:.1%} ± {Z95 * (p * (1 - p) / n) ** 0.5 if n else 0.0:.1%}"
-
-
 def report(paths: list[str], risk: float) -> None:
     hands: list[dict[str, Any]] = []
     for path in paths:
@@ -121,7 +118,7 @@ def report(paths: list[str], risk: float) -> None:
     lands = sum(h["fantasyland"] for h in hands)
     print(
         f"{len(hands)} hands ({len(hands) - len(normal)} in fantasyland): fouls "
-        f"{share(fouls, len(hands))}, fantasyland earned {share(lands, len(hands))}"
+        f"{rate(fouls, len(hands))}, fantasyland earned {rate(lands, len(hands))}"
     )
     print("\ncalibration: predicted (option played) against realized, hands on the streets")
     print(
@@ -144,27 +141,28 @@ def report(paths: list[str], risk: float) -> None:
             print(
                 f"| {placed} | {low:.1f}–{min(high, 1.0):.1f} | {n} "
                 f"| {statistics.mean(d['foul'] for d, _ in rows):.1%} "
-                f"| {share(sum(h['foul'] for _, h in rows), n)} "
+                f"| {rate(sum(h['foul'] for _, h in rows), n)} "
                 f"| {statistics.mean(d['fantasyland'] for d, _ in rows):.1%} "
-                f"| {share(sum(h['fantasyland'] for _, h in rows), n)} |"
+                f"| {rate(sum(h['fantasyland'] for _, h in rows), n)} |"
             )
     last = streets[-LAST_STREETS] if len(streets) >= LAST_STREETS else 0
-    chases = [
-        h for h in normal if any(d["foul"] >= risk for d in h["decisions"] if d["placed"] < last)
-    ]
-    rest = [h for h in normal if h not in chases]
+    chases: list[dict[str, Any]] = []
+    rest: list[dict[str, Any]] = []
+    for h in normal:
+        chased = any(d["foul"] >= risk for d in h["decisions"] if d["placed"] < last)
+        (chases if chased else rest).append(h)
     chase_fouls = sum(h["foul"] for h in chases)
     chase_lands = sum(h["fantasyland"] for h in chases)
     print(
         f"\nchases (an option with >= {risk:.0%} foul chosen before {last} cards were placed): "
         f"{len(chases)} hands ({len(chases) / len(normal):.1%} of those on the streets); "
-        f"{chase_fouls} fouls ({share(chase_fouls, len(chases))} of them; "
+        f"{chase_fouls} fouls ({rate(chase_fouls, len(chases))} of them; "
         f"{chase_fouls / max(1, fouls):.0%} of all fouls), {chase_lands} fantasylands "
-        f"({share(chase_lands, len(chases))}; {chase_lands / max(1, lands):.0%} of all)"
+        f"({rate(chase_lands, len(chases))}; {chase_lands / max(1, lands):.0%} of all)"
     )
     print(
-        f"the other {len(rest)} hands: fouls {share(sum(h['foul'] for h in rest), len(rest))}, "
-        f"fantasyland {share(sum(h['fantasyland'] for h in rest), len(rest))}"
+        f"the other {len(rest)} hands: fouls {rate(sum(h['foul'] for h in rest), len(rest))}, "
+        f"fantasyland {rate(sum(h['fantasyland'] for h in rest), len(rest))}"
     )
     risky = [d for h in chases for d in h["decisions"] if d["placed"] < last and d["foul"] >= risk]
     if not risky:

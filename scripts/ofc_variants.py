@@ -91,6 +91,8 @@ def pooled(paths: list[Path]) -> dict[str, Any]:
 
 
 def rate(count: int, n: int) -> str:
+    if n == 0:
+        return "—"
     p = count / n
     half = Z95 * math.sqrt(p * (1 - p) / n)
     return f"{p:.1%} ± {half:.1%}"
