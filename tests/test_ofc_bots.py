@@ -42,7 +42,7 @@ from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, Star
 from thirteen.engine.cards import DECK, Card, parse_cards
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
-from thirteen.engine.legal import Legal, legal_actions
+from thirteen.engine.legal import Legal, Placement, legal_actions
 from thirteen.engine.rules import PRESETS, Rules, get_rules
 from thirteen.engine.scoring import SetHand as Showing
 from thirteen.engine.scoring import evaluate_player, is_foul, row_strengths, score
@@ -391,6 +391,56 @@ def test_reported_evs_are_the_rules_points_whatever_the_foul_aversion() -> None:
             assert option.foul_rate == by_placement[option.placement].foul_rate
             compared += 1
     assert compared >= 2
+
+
+def test_the_opponents_completing_penalty_changes_only_their_boards() -> None:
+    """``rollout_opponent_penalty`` at the heuristic's own penalty is no change; another value
+    changes the opponents' completions (the EVs) and not this player's (its fouls, deal by
+    deal the same)."""
+    rules = get_rules("ofc-pineapple")
+    table = seated(rules, 2)
+    table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(8)), at=0.0))
+    state, _ = play_until(table, [HeuristicOFCBot(rules)] * 2, stop=0, decisions=2)
+    situation = situation_from_view(view(state, next_seat(state)), rules)
+    assert situation.opponents[0].kind == k.OPP_STREETS
+    model = model_for(rules)
+    own = float(model.p[k.P_FOUL_PEN])
+
+    def options(penalty: float) -> dict[Placement, Option]:
+        changed = model.with_params(rollout_opponent_penalty=penalty)
+        result = analyze(changed, situation, steps=20_000, seed=3)
+        return {o.placement: o for o in result.options if o.deals}
+
+    plain = options(0.0)
+    assert options(own) == plain
+    careful = options(own * 10)
+    same_deals = [p for p, o in careful.items() if p in plain and plain[p].deals == o.deals]
+    assert len(same_deals) >= 2
+    assert all(careful[p].foul_rate == plain[p].foul_rate for p in same_deals)
+    assert any(careful[p].ev != pytest.approx(plain[p].ev) for p in same_deals)
+
+
+def test_fantasyland_scale_scales_its_worth_and_not_its_chance() -> None:
+    rules = get_rules("ofc-pineapple")
+    situation = _first_street(rules, "Qs Qd 7c 8h 9h")
+    model = model_for(rules)
+    field = reference_field(rules)
+
+    def options(scale: float) -> dict[Placement, Option]:
+        changed = model.with_params(fantasyland_scale=scale)
+        # two candidates: one halving round, so every option is sampled on the same deals
+        result = analyze(changed, situation, steps=50_000, seed=3, field=field, keep=2)
+        return {o.placement: o for o in result.options if o.deals}
+
+    plain, half = options(1.0), options(0.5)
+    assert plain.keys() == half.keys()
+    assert any(o.fantasyland_rate > 0 for o in plain.values())
+    for placement, a in plain.items():
+        b = half[placement]
+        assert b.deals == a.deals
+        assert b.fantasyland_rate == a.fantasyland_rate
+        assert b.fantasyland_ev == pytest.approx(a.fantasyland_ev / 2)
+        assert b.ev == pytest.approx(a.ev - a.fantasyland_ev / 2)
 
 
 def test_reference_field_is_fixed_and_plausible() -> None:

@@ -61,6 +61,8 @@ P_NAMES = (
     "foul_aversion",
     "rollout_learns",
     "rollout_foul_penalty",
+    "rollout_opponent_penalty",
+    "fantasyland_scale",
 )
 (
     P_FOUL_COST,
@@ -85,7 +87,9 @@ P_NAMES = (
     P_AVERSION,
     P_LEARNS,
     P_ROLL_PEN,
-) = range(22)
+    P_OPP_PEN,
+    P_FL_SCALE,
+) = range(24)
 ROYALTY_OFF, ROYALTY_ALWAYS, ROYALTY_WINNER = 0, 1, 2
 
 # Pairing steps from a high card to each category: the number of "hits" (cards matching a

@@ -178,6 +178,11 @@ def model_for(rules: Rules) -> Model:
         # learning each street's cards, by a heuristic fearing fouls a third more.
         "rollout_learns": 1.0,
         "rollout_foul_penalty": ROLLOUT_FOUL_SCALE * foul_penalty,
+        # Measured and left at "no change" (docs/duels.md, "The opponent's model"): the foul
+        # penalty of the heuristic completing the opponents' boards (0: the heuristic's own) and
+        # a factor on the worth of fantasyland.
+        "rollout_opponent_penalty": 0.0,
+        "fantasyland_scale": 1.0,
     }
     p = np.array([values[name] for name in k.P_NAMES], dtype=np.float64)
     return Model(_engine_tables(), rt, p)

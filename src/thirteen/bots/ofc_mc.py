@@ -13,7 +13,10 @@ the player's own board, fears fouls a third more than the heuristic player
 how this player goes on; issue 14 in ``docs/duels.md``) —, and the candidate is scored with
 the real scoring of the rules: row points, scoop bonus, royalties, fan bonuses and foul
 penalties, plus — when the board earns fantasyland — the worth of a fantasyland hand
-(``_ofc_model.FANTASYLAND_VALUE``, measured by simulation).
+(``_ofc_model.FANTASYLAND_VALUE``, measured by simulation against the heuristic player; the
+setting ``fantasyland_scale`` scales it). The opponents' boards are completed by the heuristic
+as it plays, or — with ``rollout_opponent_penalty`` set — by one that fears fouls that much
+(a careful opponent; both settings are measured, and left off, in ``docs/duels.md``).
 
 Candidates are compared on the same deals (common random numbers) and narrowed by successive
 halving: each round spends an equal share of the budget on the candidates still in, then drops
@@ -266,6 +269,16 @@ def _opponent_steps(situation: Situation) -> float:
     return steps
 
 
+def _completing(p: F64, foul_penalty: float) -> F64:
+    """Settings ``p`` whose completing heuristic charges a foul ``foul_penalty`` (``p`` itself
+    for 0: the heuristic's own penalty)."""
+    if foul_penalty <= 0.0:
+        return p
+    changed = p.copy()
+    changed[k.P_FOUL_PEN] = foul_penalty
+    return changed
+
+
 def analyze(
     model: Model,
     situation: Situation,
@@ -321,17 +334,16 @@ def analyze(
         raise RuleError("bad_situation", "Field opponents need reference boards.")
     opp_kind, opp_rows, opp_cnt, opp_fl, opp_sizes, opp_disc, opp_streets, opp_off = opp_arrays
     field_arr = field if field is not None else np.zeros((1, k.RES_SIZE), dtype=np.float64)
-    fl_scale = float(len(situation.opponents))
+    fl_scale = float(len(situation.opponents)) * float(model.p[k.P_FL_SCALE])
 
     # What the ranking maximizes: points, with each foul costing the aversion once more per
     # opponent (reported EVs stay the rules' points).
     aversion = float(model.p[k.P_AVERSION]) * len(opp_kind)
     # The settings that complete this player's own boards: with ``rollout_foul_penalty`` set,
-    # a heuristic that fears fouls more than the opponents' (theirs stay the heuristic's).
-    mine_p = model.p
-    if model.p[k.P_ROLL_PEN] > 0.0:
-        mine_p = model.p.copy()
-        mine_p[k.P_FOUL_PEN] = model.p[k.P_ROLL_PEN]
+    # a heuristic that fears fouls more than the opponents'; theirs stay the heuristic's unless
+    # ``rollout_opponent_penalty`` is set (an opponent modelled as careful: docs/duels.md).
+    mine_p = _completing(model.p, float(model.p[k.P_ROLL_PEN]))
+    opp_p = _completing(model.p, float(model.p[k.P_OPP_PEN]))
     samples = _Samples(aversion)
     drawn: list[I64] = []
     spent = 0.0
@@ -362,7 +374,7 @@ def analyze(
             unseen_count,
             model.it,
             model.rt,
-            model.p,
+            opp_p,
             total_deals,
         )
         results = np.empty((count, len(candidates)), dtype=np.float64)
