@@ -95,15 +95,19 @@ def place(page: Page, card: str, zone: str, how: str) -> None:
 
 
 def drag(page: Page, source: Locator, target: Locator) -> None:
-    """A mouse drag in steps (pointer events all the way), the setter in view."""
+    """A mouse drag in steps (pointer events all the way), the setter in view. The target is
+    measured once the drag has begun, as a person aims at where it is then: a frame arriving
+    before (another player's move) may have moved the rows."""
     source.scroll_into_view_if_needed()
     target.scroll_into_view_if_needed()
     a = source.bounding_box()
-    b = target.bounding_box()
     assert a
-    assert b
-    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    x, y = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    page.mouse.move(x, y)
     page.mouse.down()
+    page.mouse.move(x + 12, y - 12, steps=2)  # past the drag's threshold: a ghost follows
+    b = target.bounding_box()
+    assert b
     page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
     page.mouse.up()
 
