@@ -443,6 +443,40 @@ def test_fantasyland_scale_scales_its_worth_and_not_its_chance() -> None:
         assert b.ev == pytest.approx(a.ev - a.fantasyland_ev / 2)
 
 
+def test_late_aversion_charges_the_fouls_of_the_last_street_but_one() -> None:
+    """``late_aversion`` replaces the foul aversion when one street is left to come, and only
+    then (docs/duels.md, "Late gambles")."""
+    rules = get_rules("ofc-pineapple")
+    model = model_for(rules).with_params(late_aversion=25.0)
+    assert model_for(rules).p[k.P_LATE_AV] == 20.0  # today's
+    field = reference_field(rules)
+    early = _first_street(rules, "Qs Qd 7c 8h 9h")
+    assert analyze(model, early, steps=20_000, seed=3, field=field).aversion == pytest.approx(
+        float(model.p[k.P_AVERSION])
+    )
+    rows = (
+        tuple(parse_cards("Ah 2d")),
+        tuple(parse_cards("7s 7d 9c Jh")),
+        tuple(parse_cards("Ks Qs 4s")),
+    )
+    cards = tuple(parse_cards("3s Kd 5h"))
+    seen = {c for row in rows for c in row} | set(cards)
+    late = Situation(
+        rows=rows,
+        cards=cards,
+        discard=1,
+        unseen=tuple(c for c in DECK if c not in seen),
+        streets=(3,),
+        discards=(1,),
+        opponents=(Opponent(k.OPP_FIELD),),
+    )
+    result = analyze(model, late, steps=20_000, seed=3, field=field)
+    assert result.aversion == pytest.approx(25.0)
+    throughout = model.with_params(late_aversion=0.0)
+    plain = analyze(throughout, late, steps=20_000, seed=3, field=field)
+    assert plain.aversion == pytest.approx(float(model.p[k.P_AVERSION]))
+
+
 def test_reference_field_is_fixed_and_plausible() -> None:
     rules = get_rules("ofc-pineapple")
     field = reference_field(rules, 256, seed=4)

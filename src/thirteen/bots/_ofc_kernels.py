@@ -63,6 +63,7 @@ P_NAMES = (
     "rollout_foul_penalty",
     "rollout_opponent_penalty",
     "fantasyland_scale",
+    "late_aversion",
 )
 (
     P_FOUL_COST,
@@ -89,7 +90,8 @@ P_NAMES = (
     P_ROLL_PEN,
     P_OPP_PEN,
     P_FL_SCALE,
-) = range(24)
+    P_LATE_AV,
+) = range(25)
 ROYALTY_OFF, ROYALTY_ALWAYS, ROYALTY_WINNER = 0, 1, 2
 
 # Pairing steps from a high card to each category: the number of "hits" (cards matching a

@@ -183,6 +183,11 @@ def model_for(rules: Rules) -> Model:
         # a factor on the worth of fantasyland.
         "rollout_opponent_penalty": 0.0,
         "fantasyland_scale": 1.0,
+        # With one street to come the sampling is all but exact, and the gambles it still
+        # finds worth a foul pay in row points, not fantasyland: they are charged 20 a foul
+        # (docs/duels.md, "Late gambles": fewer fouls against the strong player, the same
+        # fantasyland, nothing lost against the heuristic). 0: the foul aversion throughout.
+        "late_aversion": 20.0,
     }
     p = np.array([values[name] for name in k.P_NAMES], dtype=np.float64)
     return Model(_engine_tables(), rt, p)

@@ -299,7 +299,8 @@ def analyze(
     one legal placement is only sampled when ``sample_single`` is set.
 
     Options are ranked by ``ev - aversion * foul_rate`` (:attr:`Analysis.aversion`: the model's
-    foul aversion times the opponents; a model with ``foul_aversion=0`` ranks by EV alone).
+    foul aversion — its ``late_aversion`` when one street is left to come — times the
+    opponents; a model with both at 0 ranks by EV alone).
     Without ``separate`` the best is the survivor of the halving. With ``separate`` (steps) the
     best is the option ranked highest, and it is sampled on fresh deals together with every
     option it does not yet lead by :data:`SEPARATION_Z` standard errors of the paired
@@ -337,8 +338,11 @@ def analyze(
     fl_scale = float(len(situation.opponents)) * float(model.p[k.P_FL_SCALE])
 
     # What the ranking maximizes: points, with each foul costing the aversion once more per
-    # opponent (reported EVs stay the rules' points).
-    aversion = float(model.p[k.P_AVERSION]) * len(opp_kind)
+    # opponent (reported EVs stay the rules' points); with one street to come, the late one.
+    per_opponent = float(model.p[k.P_AVERSION])
+    if model.p[k.P_LATE_AV] > 0.0 and len(situation.streets) <= 1:
+        per_opponent = float(model.p[k.P_LATE_AV])
+    aversion = per_opponent * len(opp_kind)
     # The settings that complete this player's own boards: with ``rollout_foul_penalty`` set,
     # a heuristic that fears fouls more than the opponents'; theirs stay the heuristic's unless
     # ``rollout_opponent_penalty`` is set (an opponent modelled as careful: docs/duels.md).
