@@ -347,12 +347,18 @@ def test_heuristic_beats_random_in_a_duplicate_duel() -> None:
 
 
 # ----------------------------------------------------------------------------- analysis
-def test_analysis_lists_every_legal_placement_once() -> None:
-    rules = get_rules("ofc-pineapple")
+def _view_after(rules: Rules, decisions: int) -> TableView:
+    """The view of the seat to act after the heuristic's first ``decisions`` decisions of a
+    seeded heads-up hand."""
     table = seated(rules, 2)
     table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(8)), at=0.0))
-    state, _ = play_until(table, [HeuristicOFCBot(rules)] * 2, stop=0, decisions=2)
-    seat_view = view(state, next_seat(state))
+    state, _ = play_until(table, [HeuristicOFCBot(rules)] * 2, stop=0, decisions=decisions)
+    return view(state, next_seat(state))
+
+
+def test_analysis_lists_every_legal_placement_once() -> None:
+    rules = get_rules("ofc-pineapple")
+    seat_view = _view_after(rules, 2)
     legal = legal_actions(seat_view)
     situation = situation_from_view(seat_view, rules)
     result = analyze(model_for(rules), situation, steps=20_000, seed=3)
@@ -373,10 +379,7 @@ def test_analysis_lists_every_legal_placement_once() -> None:
 def test_reported_evs_are_the_rules_points_whatever_the_foul_aversion() -> None:
     """Foul aversion steers the choice; the EVs shown are points as the rules score them."""
     rules = get_rules("ofc")
-    table = seated(rules, 2)
-    table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(8)), at=0.0))
-    state, _ = play_until(table, [HeuristicOFCBot(rules)] * 2, stop=0, decisions=10)
-    situation = situation_from_view(view(state, next_seat(state)), rules)
+    situation = situation_from_view(_view_after(rules, 10), rules)
     model = model_for(rules)
     averse = analyze(model, situation, steps=20_000, seed=3, sample_single=True)
     plain = analyze(
@@ -398,10 +401,7 @@ def test_the_opponents_completing_penalty_changes_only_their_boards() -> None:
     changes the opponents' completions (the EVs) and not this player's (its fouls, deal by
     deal the same)."""
     rules = get_rules("ofc-pineapple")
-    table = seated(rules, 2)
-    table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(8)), at=0.0))
-    state, _ = play_until(table, [HeuristicOFCBot(rules)] * 2, stop=0, decisions=2)
-    situation = situation_from_view(view(state, next_seat(state)), rules)
+    situation = situation_from_view(_view_after(rules, 2), rules)
     assert situation.opponents[0].kind == k.OPP_STREETS
     model = model_for(rules)
     own = float(model.p[k.P_FOUL_PEN])
@@ -444,8 +444,8 @@ def test_fantasyland_scale_scales_its_worth_and_not_its_chance() -> None:
 
 
 def test_late_aversion_charges_the_fouls_of_the_last_street_but_one() -> None:
-    """``late_aversion`` replaces the foul aversion when one street is left to come, and only
-    then (docs/duels.md, "Late gambles")."""
+    """``late_aversion`` replaces the foul aversion when at most one street is left to come,
+    and only then (docs/duels.md, "Late gambles")."""
     rules = get_rules("ofc-pineapple")
     model = model_for(rules).with_params(late_aversion=25.0)
     assert model_for(rules).p[k.P_LATE_AV] == 20.0  # today's
@@ -454,22 +454,7 @@ def test_late_aversion_charges_the_fouls_of_the_last_street_but_one() -> None:
     assert analyze(model, early, steps=20_000, seed=3, field=field).aversion == pytest.approx(
         float(model.p[k.P_AVERSION])
     )
-    rows = (
-        tuple(parse_cards("Ah 2d")),
-        tuple(parse_cards("7s 7d 9c Jh")),
-        tuple(parse_cards("Ks Qs 4s")),
-    )
-    cards = tuple(parse_cards("3s Kd 5h"))
-    seen = {c for row in rows for c in row} | set(cards)
-    late = Situation(
-        rows=rows,
-        cards=cards,
-        discard=1,
-        unseen=tuple(c for c in DECK if c not in seen),
-        streets=(3,),
-        discards=(1,),
-        opponents=(Opponent(k.OPP_FIELD),),
-    )
+    late = _field_street("3s Kd 5h", ("Ah 2d", "7s 7d 9c Jh", "Ks Qs 4s"), 1, (3,), (1,))
     result = analyze(model, late, steps=20_000, seed=3, field=field)
     assert result.aversion == pytest.approx(25.0)
     throughout = model.with_params(late_aversion=0.0)
@@ -499,14 +484,27 @@ def test_live_counts_count_ranks_and_suits() -> None:
 # ----------------------------------------------------------------------------- separation
 def _first_street(rules: Rules, text: str) -> Situation:
     """A first street against one opponent of the reference field."""
-    cards = tuple(parse_cards(text))
     sizes, discards = later_streets(rules, 1)
+    return _field_street(text, ("", "", ""), 0, sizes, discards)
+
+
+def _field_street(
+    text: str,
+    rows: tuple[str, str, str],
+    discard: int,
+    streets: tuple[int, ...],
+    discards: tuple[int, ...],
+) -> Situation:
+    """A street (its cards, the rows so far) against one opponent of the reference field."""
+    cards = tuple(parse_cards(text))
+    board = tuple(tuple(parse_cards(row)) for row in rows)
+    seen = {c for row in board for c in row} | set(cards)
     return Situation(
-        rows=((), (), ()),
+        rows=(board[0], board[1], board[2]),
         cards=cards,
-        discard=0,
-        unseen=tuple(c for c in DECK if c not in cards),
-        streets=sizes,
+        discard=discard,
+        unseen=tuple(c for c in DECK if c not in seen),
+        streets=streets,
         discards=discards,
         opponents=(Opponent(k.OPP_FIELD),),
     )

@@ -184,7 +184,8 @@ def model_for(rules: Rules) -> Model:
         "rollout_opponent_penalty": 0.0,
         "fantasyland_scale": 1.0,
         # With one street to come the sampling is all but exact, and the gambles it still
-        # finds worth a foul pay in row points, not fantasyland: they are charged 20 a foul
+        # finds worth a foul pay in row points, not fantasyland: they are charged 20 a foul (on
+        # the last street too, where a foul is known and no option fouls by choice)
         # (docs/duels.md, "Late gambles": fewer fouls against the strong player, the same
         # fantasyland, nothing lost against the heuristic). 0: the foul aversion throughout.
         "late_aversion": 20.0,

@@ -299,7 +299,7 @@ def analyze(
     one legal placement is only sampled when ``sample_single`` is set.
 
     Options are ranked by ``ev - aversion * foul_rate`` (:attr:`Analysis.aversion`: the model's
-    foul aversion — its ``late_aversion`` when one street is left to come — times the
+    foul aversion — its ``late_aversion`` when at most one street is left to come — times the
     opponents; a model with both at 0 ranks by EV alone).
     Without ``separate`` the best is the survivor of the halving. With ``separate`` (steps) the
     best is the option ranked highest, and it is sampled on fresh deals together with every
@@ -338,7 +338,8 @@ def analyze(
     fl_scale = float(len(situation.opponents)) * float(model.p[k.P_FL_SCALE])
 
     # What the ranking maximizes: points, with each foul costing the aversion once more per
-    # opponent (reported EVs stay the rules' points); with one street to come, the late one.
+    # opponent (reported EVs stay the rules' points); with at most one street to come (where a
+    # foul is all but known), the late one.
     per_opponent = float(model.p[k.P_AVERSION])
     if model.p[k.P_LATE_AV] > 0.0 and len(situation.streets) <= 1:
         per_opponent = float(model.p[k.P_LATE_AV])
