@@ -448,7 +448,7 @@ def test_late_aversion_charges_the_fouls_of_the_last_street_but_one() -> None:
     and only then (docs/duels.md, "Late gambles")."""
     rules = get_rules("ofc-pineapple")
     model = model_for(rules).with_params(late_aversion=25.0)
-    assert model_for(rules).p[k.P_LATE_AV] == 20.0  # today's
+    assert model_for(rules).p[k.P_LATE_AV] == 30.0  # today's
     field = reference_field(rules)
     early = _first_street(rules, "Qs Qd 7c 8h 9h")
     assert analyze(model, early, steps=20_000, seed=3, field=field).aversion == pytest.approx(

@@ -184,11 +184,12 @@ def model_for(rules: Rules) -> Model:
         "rollout_opponent_penalty": 0.0,
         "fantasyland_scale": 1.0,
         # With one street to come the sampling is all but exact, and the gambles it still
-        # finds worth a foul pay in row points, not fantasyland: they are charged 20 a foul (on
+        # finds worth a foul pay in row points, not fantasyland: they are charged 30 a foul (on
         # the last street too, where a foul is known and no option fouls by choice)
-        # (docs/duels.md, "Late gambles": fewer fouls against the strong player, the same
-        # fantasyland, nothing lost against the heuristic). 0: the foul aversion throughout.
-        "late_aversion": 20.0,
+        # (docs/duels.md, "Late gambles": fewer fouls against the strong player than at 20 or
+        # 0, the same fantasyland, nothing measurable lost against either opponent, in
+        # pineapple and progressive). 0: the foul aversion throughout.
+        "late_aversion": 30.0,
     }
     p = np.array([values[name] for name in k.P_NAMES], dtype=np.float64)
     return Model(_engine_tables(), rt, p)
