@@ -85,6 +85,11 @@ class Model:
             p[k.P_NAMES.index(name)] = value
         return Model(self.it, self.rt, p)
 
+    def by_ev(self) -> Model:
+        """A copy that ranks options by expected points alone: every foul aversion at 0 (the
+        one charged early and the late one), so a new aversion cannot be left out."""
+        return self.with_params(foul_aversion=0.0, late_aversion=0.0)
+
 
 @cache
 def _engine_tables() -> I64:

@@ -237,7 +237,7 @@ def solve_ofc(
     steps = budget * STEPS_PER_SECOND
     with status:
         result = analyze(
-            model_for(rules).with_params(foul_aversion=0.0, late_aversion=0.0),  # by EV
+            model_for(rules).by_ev(),
             situation,
             steps=steps * HALVING_SHARE,
             seed=seed,
