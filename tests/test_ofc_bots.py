@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 import random
 import statistics
 import time
@@ -34,8 +36,10 @@ from thirteen.bots.ofc_mc import (
     SEPARATION_Z,
     MonteCarloOFCBot,
     Option,
+    _completing,
     analyze,
     reference_field,
+    rollout_steps,
 )
 from thirteen.bots.registry import LEVELS, SafeSetterBot, make_bot
 from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, StartHand
@@ -460,6 +464,122 @@ def test_late_aversion_charges_the_fouls_of_the_last_street_but_one() -> None:
     throughout = model.with_params(late_aversion=0.0)
     plain = analyze(throughout, late, steps=20_000, seed=3, field=field)
     assert plain.aversion == pytest.approx(float(model.p[k.P_AVERSION]))
+
+
+def _random_board(
+    rng: random.Random, placed: tuple[int, int, int]
+) -> tuple[list[Card], k.I64, k.I64]:
+    """A shuffled deck and a board holding its first cards, ``placed`` of them in each row."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    at = 0
+    rows: list[tuple[Card, ...]] = []
+    for count in placed:
+        rows.append(tuple(deck[at : at + count]))
+        at += count
+    slots, counts = board_arrays((rows[0], rows[1], rows[2]))
+    return deck[at:], slots, counts
+
+
+def test_the_last_two_streets_placed_together_make_the_best_finished_board() -> None:
+    """``play_last_two`` keeps two cards of each street and leaves the finished board that
+    ``final_value`` likes best, checked against every way to play both streets."""
+    rules = get_rules("ofc-pineapple")
+    model = model_for(rules)
+    rng = random.Random(5)
+    shapes = [(2, 3, 4), (3, 2, 4), (1, 4, 4), (3, 4, 2), (2, 4, 3)]
+    for trial in range(40):
+        rest, slots, counts = _random_board(rng, shapes[trial % len(shapes)])
+        first, second = np.array(rest[:3], dtype=np.int64), np.array(rest[3:6], dtype=np.int64)
+        best = -math.inf
+        free = [3 - int(counts[0]), 5 - int(counts[1]), 5 - int(counts[2])]
+        for placed in itertools.permutations(range(6), 4):
+            kept = [int(rest[i]) for i in placed]
+            if sum(1 for i in placed if i < 3) != 2:
+                continue  # two of each street
+            rows = slots.copy()
+            cnt = counts.copy()
+            targets = [r for r in range(3) for _ in range(free[r])]
+            for card, row in zip(kept, targets, strict=True):
+                rows[(0, 3, 8)[row] + cnt[row]] = card
+                cnt[row] += 1
+            best = max(best, k.final_value(rows, model.it, model.rt, model.p))
+        rows, cnt = slots.copy(), counts.copy()
+        k.play_last_two(rows, cnt, first, 1, second, 1, model.it, model.rt, model.p)
+        assert cnt.tolist() == [3, 5, 5]
+        new = set(rows.tolist()) - set(slots.tolist())
+        assert len(new & set(first.tolist())) == 2
+        assert len(new & set(second.tolist())) == 2
+        assert k.final_value(rows, model.it, model.rt, model.p) == best
+
+
+@pytest.mark.parametrize("name", ["ofc-pineapple", "ofc", "open-face-cards"])
+def test_a_rollout_with_lookahead_finishes_no_worse_and_only_when_streets_are_left(
+    name: str,
+) -> None:
+    """With ``rollout_lookahead`` the rollout plays the same streets until the last two and then
+    the best pair: never a finished board the heuristic likes less, often a better one; with
+    fewer streets left than the setting, it plays street by street."""
+    rules = get_rules(name)
+    model = model_for(rules)
+    looking = model.with_params(rollout_lookahead=3.0).p
+    rng = random.Random(11)
+    sizes_all, discards_all = later_streets(rules, 1)
+    better = 0
+    for trial in range(60):
+        short = trial % 3 == 0
+        sizes = np.array(sizes_all[-2:] if short else sizes_all, dtype=np.int64)
+        discards = np.array(discards_all[-2:] if short else discards_all, dtype=np.int64)
+        placed = 13 - int(sum(sizes) - sum(discards))
+        front, middle = placed * 3 // 13, placed * 5 // 13
+        deck, slots, counts = _random_board(rng, (front, middle, placed - front - middle))
+        deal = np.array(deck, dtype=np.int64)
+        live_rank, live_suit = live_counts(deck)
+        finished = []
+        for p in (model.p, looking):
+            rows, cnt = slots.copy(), counts.copy()
+            k.complete(
+                rows,
+                cnt,
+                deal,
+                0,
+                sizes,
+                discards,
+                live_rank,
+                live_suit,
+                float(len(deck)),
+                model.it,
+                model.rt,
+                p,
+            )
+            assert cnt.tolist() == [3, 5, 5]
+            finished.append(k.final_value(rows, model.it, model.rt, model.p))
+        if short and len(sizes_all) > 2:
+            assert finished[1] == finished[0]
+        else:
+            assert finished[1] >= finished[0]
+            better += finished[1] > finished[0]
+    assert better > 0
+
+
+def test_only_the_players_own_rollouts_look_ahead() -> None:
+    """The opponents' boards and the reference field stay the heuristic's: their completing
+    settings never look ahead, and the player's rollouts cost more steps when they do."""
+    rules = get_rules("ofc-pineapple")
+    model = model_for(rules).with_params(rollout_lookahead=3.0)
+    own = _completing(model.p, foul_penalty=16.0, lookahead=float(model.p[k.P_LOOKAHEAD]))
+    theirs = _completing(model.p, foul_penalty=0.0, lookahead=0.0)
+    assert own[k.P_LOOKAHEAD] == 3.0
+    assert own[k.P_FOUL_PEN] == 16.0
+    assert theirs[k.P_LOOKAHEAD] == 0.0
+    assert theirs[k.P_FOUL_PEN] == model.p[k.P_FOUL_PEN]
+    plain = model_for(rules)
+    assert _completing(plain.p, foul_penalty=0.0, lookahead=0.0) is plain.p
+    sizes, discards = later_streets(rules, 1)
+    assert rollout_steps(8, sizes, discards, 3.0) > rollout_steps(8, sizes, discards)
+    assert rollout_steps(4, sizes[-2:], discards[-2:], 3.0) == rollout_steps(
+        4, sizes[-2:], discards[-2:]
+    )
 
 
 def test_reference_field_is_fixed_and_plausible() -> None:

@@ -64,6 +64,7 @@ P_NAMES = (
     "rollout_opponent_penalty",
     "fantasyland_scale",
     "late_aversion",
+    "rollout_lookahead",
 )
 (
     P_FOUL_COST,
@@ -91,7 +92,8 @@ P_NAMES = (
     P_OPP_PEN,
     P_FL_SCALE,
     P_LATE_AV,
-) = range(25)
+    P_LOOKAHEAD,
+) = range(26)
 ROYALTY_OFF, ROYALTY_ALWAYS, ROYALTY_WINNER = 0, 1, 2
 
 # Pairing steps from a high card to each category: the number of "hits" (cards matching a
@@ -664,6 +666,54 @@ def play_best(
     apply_code(rows, cnt, cards, best, k)
 
 
+@numba.njit(cache=True, nogil=True)
+def play_last_two(
+    rows: I64,
+    cnt: I64,
+    first: I64,
+    first_discards: int,
+    second: I64,
+    second_discards: int,
+    it: I64,
+    rt: F64,
+    p: F64,
+) -> None:
+    """Place the last two streets of a board together, in place: of every legal pair of codes
+    the one whose finished board :func:`final_value` likes best (the first such, in a fixed
+    order)."""
+    k1 = first.shape[0]
+    k2 = second.shape[0]
+    base1 = 4 if first_discards > 0 else 3
+    base2 = 4 if second_discards > 0 else 3
+    code1 = np.zeros(k1, dtype=np.int64)
+    code2 = np.zeros(k2, dtype=np.int64)
+    best1 = np.zeros(k1, dtype=np.int64)
+    best2 = np.zeros(k2, dtype=np.int64)
+    best_value = -1e300
+    found = False
+    while True:
+        if _code_fits(code1, k1, first_discards, cnt):
+            apply_code(rows, cnt, first, code1, k1)
+            code2[:] = 0
+            while True:
+                if _code_fits(code2, k2, second_discards, cnt):
+                    apply_code(rows, cnt, second, code2, k2)
+                    value = final_value(rows, it, rt, p)
+                    _undo_code(rows, cnt, code2, k2)
+                    if value > best_value or not found:
+                        best_value = value
+                        best1[:] = code1
+                        best2[:] = code2
+                        found = True
+                if not _next_code(code2, k2, base2):
+                    break
+            _undo_code(rows, cnt, code1, k1)
+        if not _next_code(code1, k1, base1):
+            break
+    apply_code(rows, cnt, first, best1, k1)
+    apply_code(rows, cnt, second, best2, k2)
+
+
 # ----------------------------------------------------------------------------- results
 @numba.njit(cache=True, nogil=True)
 def board_result(rows: I64, it: I64, rt: F64, p: F64, out: F64) -> None:
@@ -816,13 +866,37 @@ def complete(
     With ``p[P_LEARNS]`` set the player learns as it goes, as a real one does: each street's
     cards leave the live counts before it is played (otherwise every street is judged with the
     counts of the decision being sampled).
+
+    With ``p[P_LOOKAHEAD]`` = *n* > 0 and at least *n* streets to play, the last two streets are
+    placed together, knowing the cards of both (:func:`play_last_two`): the player the rollout
+    stands for plays those streets better than the heuristic does, and knowing one street ahead
+    is the closer guess (issue 14, docs/duels.md).
     """
     learns = p[P_LEARNS] > 0.0
     if learns:
         live_rank = live_rank.copy()
         live_suit = live_suit.copy()
-    for s in range(sizes.shape[0]):
+    streets = sizes.shape[0]
+    # The street from which the last two are placed together, knowing both (none: ``streets``).
+    joint = streets
+    if p[P_LOOKAHEAD] > 0.0 and streets >= 2 and streets >= p[P_LOOKAHEAD]:
+        joint = streets - 2
+    for s in range(streets):
         k = sizes[s]
+        if s == joint:
+            after = offset + k + sizes[s + 1]
+            play_last_two(
+                rows,
+                cnt,
+                deal[offset : offset + k],
+                discards[s],
+                deal[offset + k : after],
+                discards[s + 1],
+                it,
+                rt,
+                p,
+            )
+            return int(after)
         if learns:
             for i in range(offset, offset + k):
                 c = deal[i]

@@ -16,7 +16,9 @@ penalties, plus — when the board earns fantasyland — the worth of a fantasyl
 (``_ofc_model.FANTASYLAND_VALUE``, measured by simulation against the heuristic player; the
 setting ``fantasyland_scale`` scales it). The opponents' boards are completed by the heuristic
 as it plays, or — with ``rollout_opponent_penalty`` set — by one that fears fouls that much
-(a careful opponent; both settings are measured, and left off, in ``docs/duels.md``).
+(a careful opponent; both settings are measured, and left off, in ``docs/duels.md``). With
+``rollout_lookahead`` set the player's own rollouts place their last two streets together,
+knowing both (measured, and left off, there too).
 
 Candidates are compared on the same deals (common random numbers) and narrowed by successive
 halving: each round spends an equal share of the budget on the candidates still in, then drops
@@ -88,15 +90,33 @@ of the paired difference (about 98 % one-sided)."""
 def street_steps(size: int, discards: int, free_after: int) -> float:
     """Steps to play one street in a rollout: one judgement per way to play it — a board with
     room left costs more to judge than a finished one — plus the overhead."""
-    ways = math.comb(size, discards) * 3 ** (size - discards)
     weight = 1.0 + free_after / 2.0 if free_after else 0.3
-    return float(ways * weight + OVERHEAD_STEPS)
+    return float(street_ways(size, discards) * weight + OVERHEAD_STEPS)
 
 
-def rollout_steps(free: int, sizes: Sequence[int], discards: Sequence[int]) -> float:
-    """Steps to complete a board with ``free`` empty slots over the streets ``sizes``."""
+def street_ways(size: int, discards: int) -> int:
+    """Ways to play a street of ``size`` cards discarding ``discards`` (legal or not)."""
+    return int(math.comb(size, discards) * 3 ** (size - discards))
+
+
+JOINT_STEPS = 0.2
+"""Steps per pair of ways to play the last two streets when a rollout places them together
+(``rollout_lookahead``): most pairs do not fit the board and cost a check, the rest a finished
+board's judgement (measured: a pineapple rollout from the second street takes a third longer)."""
+
+
+def rollout_steps(
+    free: int, sizes: Sequence[int], discards: Sequence[int], lookahead: float = 0.0
+) -> float:
+    """Steps to complete a board with ``free`` empty slots over the streets ``sizes`` (the
+    last two together as ``lookahead`` says: ``_ofc_kernels.complete``)."""
     total = float(OVERHEAD_STEPS)
-    for size, discard in zip(sizes, discards, strict=True):
+    streets = len(sizes)
+    joint = streets - 2 if lookahead > 0.0 and streets >= max(2.0, lookahead) else streets
+    for index, (size, discard) in enumerate(zip(sizes, discards, strict=True)):
+        if index == joint:
+            pairs = street_ways(size, discard) * street_ways(sizes[-1], discards[-1])
+            return total + pairs * JOINT_STEPS + OVERHEAD_STEPS
         free -= size - discard
         total += street_steps(size, discard, free)
     return total
@@ -269,13 +289,16 @@ def _opponent_steps(situation: Situation) -> float:
     return steps
 
 
-def _completing(p: F64, foul_penalty: float) -> F64:
-    """Settings ``p`` whose completing heuristic charges a foul ``foul_penalty`` (``p`` itself
-    for 0: the heuristic's own penalty)."""
-    if foul_penalty <= 0.0:
+def _completing(p: F64, *, foul_penalty: float, lookahead: float) -> F64:
+    """Settings ``p`` whose completing heuristic charges a foul ``foul_penalty`` (0: the
+    heuristic's own penalty) and places the last two streets together as ``lookahead`` says
+    (0: street by street, as the heuristic plays); ``p`` itself when nothing changes."""
+    if foul_penalty <= 0.0 and lookahead == p[k.P_LOOKAHEAD]:
         return p
     changed = p.copy()
-    changed[k.P_FOUL_PEN] = foul_penalty
+    if foul_penalty > 0.0:
+        changed[k.P_FOUL_PEN] = foul_penalty
+    changed[k.P_LOOKAHEAD] = lookahead
     return changed
 
 
@@ -347,15 +370,21 @@ def analyze(
     # The settings that complete this player's own boards: with ``rollout_foul_penalty`` set,
     # a heuristic that fears fouls more than the opponents'; theirs stay the heuristic's unless
     # ``rollout_opponent_penalty`` is set (an opponent modelled as careful: docs/duels.md).
-    mine_p = _completing(model.p, float(model.p[k.P_ROLL_PEN]))
-    opp_p = _completing(model.p, float(model.p[k.P_OPP_PEN]))
+    mine_p = _completing(
+        model.p,
+        foul_penalty=float(model.p[k.P_ROLL_PEN]),
+        lookahead=float(model.p[k.P_LOOKAHEAD]),
+    )
+    opp_p = _completing(model.p, foul_penalty=float(model.p[k.P_OPP_PEN]), lookahead=0.0)
     samples = _Samples(aversion)
     drawn: list[I64] = []
     spent = 0.0
     total_deals = 0
     free_after = 13 - sum(len(r) for r in situation.rows) - len(situation.cards)
     free_after += situation.discard
-    my_steps = rollout_steps(free_after, situation.streets, situation.discards)
+    my_steps = rollout_steps(
+        free_after, situation.streets, situation.discards, float(model.p[k.P_LOOKAHEAD])
+    )
     opp_steps = _opponent_steps(situation)
 
     def sample(candidates: list[int], count: int) -> None:
@@ -512,8 +541,9 @@ def reference_field(rules: Rules, count: int = FIELD_BOARDS, seed: int = 1) -> F
     discards = np.array(per_street, dtype=np.int64)
     live_rank, live_suit = live_counts(range(52))
     k.seed(seed)
+    heuristic = _completing(model.p, foul_penalty=0.0, lookahead=0.0)
     return k.field_boards(
-        count, sizes, discards, live_rank, live_suit, 52.0, model.it, model.rt, model.p
+        count, sizes, discards, live_rank, live_suit, 52.0, model.it, model.rt, heuristic
     )
 
 
