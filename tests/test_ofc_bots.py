@@ -521,7 +521,7 @@ def test_a_rollout_with_lookahead_finishes_no_worse_and_only_when_streets_are_le
     the best pair: never a finished board the heuristic likes less, often a better one; with
     fewer streets left than the setting, it plays street by street."""
     rules = get_rules(name)
-    model = model_for(rules)
+    model = model_for(rules).with_params(rollout_lookahead=0.0)
     looking = model.with_params(rollout_lookahead=3.0).p
     rng = random.Random(11)
     sizes_all, discards_all = later_streets(rules, 1)
@@ -575,6 +575,10 @@ def test_only_the_players_own_rollouts_look_ahead() -> None:
     assert theirs[k.P_FOUL_PEN] == model.p[k.P_FOUL_PEN]
     plain = model_for(rules)
     assert _completing(plain.p, foul_penalty=0.0, lookahead=0.0) is plain.p
+    # today's: on where fantasyland grows with the front, off elsewhere
+    assert plain.p[k.P_LOOKAHEAD] == 0.0
+    assert model_for(get_rules("ofc-pineapple-progressive")).p[k.P_LOOKAHEAD] == 4.0
+    assert model_for(get_rules("open-face-cards")).p[k.P_LOOKAHEAD] == 0.0
     sizes, discards = later_streets(rules, 1)
     assert rollout_steps(8, sizes, discards, 3.0) > rollout_steps(8, sizes, discards)
     assert rollout_steps(4, sizes[-2:], discards[-2:], 3.0) == rollout_steps(

@@ -18,7 +18,8 @@ setting ``fantasyland_scale`` scales it). The opponents' boards are completed by
 as it plays, or — with ``rollout_opponent_penalty`` set — by one that fears fouls that much
 (a careful opponent; both settings are measured, and left off, in ``docs/duels.md``). With
 ``rollout_lookahead`` set the player's own rollouts place their last two streets together,
-knowing both (measured, and left off, there too).
+knowing both (on in progressive fantasyland, from the first street's decisions; measured, and
+left off elsewhere, there too).
 
 Candidates are compared on the same deals (common random numbers) and narrowed by successive
 halving: each round spends an equal share of the budget on the candidates still in, then drops
