@@ -667,6 +667,15 @@ def play_best(
 
 
 @numba.njit(cache=True, nogil=True)
+def joint_street(streets: int, lookahead: float) -> int:
+    """The street of a rollout of ``streets`` streets from which the last two are placed
+    together under ``rollout_lookahead`` = ``lookahead`` (``streets``: none, street by street)."""
+    if lookahead > 0.0 and streets >= 2 and streets >= lookahead:
+        return streets - 2
+    return streets
+
+
+@numba.njit(cache=True, nogil=True)
 def play_last_two(
     rows: I64,
     cnt: I64,
@@ -877,10 +886,7 @@ def complete(
         live_rank = live_rank.copy()
         live_suit = live_suit.copy()
     streets = sizes.shape[0]
-    # The street from which the last two are placed together, knowing both (none: ``streets``).
-    joint = streets
-    if p[P_LOOKAHEAD] > 0.0 and streets >= 2 and streets >= p[P_LOOKAHEAD]:
-        joint = streets - 2
+    joint = joint_street(streets, p[P_LOOKAHEAD])
     for s in range(streets):
         k = sizes[s]
         if s == joint:

@@ -112,8 +112,7 @@ def rollout_steps(
     """Steps to complete a board with ``free`` empty slots over the streets ``sizes`` (the
     last two together as ``lookahead`` says: ``_ofc_kernels.complete``)."""
     total = float(OVERHEAD_STEPS)
-    streets = len(sizes)
-    joint = streets - 2 if lookahead > 0.0 and streets >= max(2.0, lookahead) else streets
+    joint = k.joint_street(len(sizes), lookahead)
     for index, (size, discard) in enumerate(zip(sizes, discards, strict=True)):
         if index == joint:
             pairs = street_ways(size, discard) * street_ways(sizes[-1], discards[-1])
