@@ -18,6 +18,7 @@ import pytest
 from table_helpers import SALTS
 from thirteen.bots import _ofc_kernels as k
 from thirteen.bots._ofc_model import (
+    Model,
     Opponent,
     Situation,
     board_arrays,
@@ -37,6 +38,7 @@ from thirteen.bots.ofc_mc import (
     MonteCarloOFCBot,
     Option,
     _completing,
+    _opponent_arrays,
     analyze,
     reference_field,
     rollout_steps,
@@ -466,6 +468,30 @@ def test_late_aversion_charges_the_fouls_of_the_last_street_but_one() -> None:
     assert plain.aversion == pytest.approx(float(model.p[k.P_AVERSION]))
 
 
+def test_lookahead_aversion_charges_the_fouls_of_the_decisions_that_look_ahead() -> None:
+    """``lookahead_aversion`` replaces the foul aversion when this player's rollouts place
+    their last two streets together, and only then; at 0 the foul aversion stays."""
+    rules = get_rules("ofc-pineapple")
+    model = model_for(rules).with_params(rollout_lookahead=4.0, lookahead_aversion=22.0)
+    assert model_for(rules).p[k.P_LOOK_AV] == 0.0  # today's
+    field = reference_field(rules)
+    first = _first_street(rules, "Qs Qd 7c 8h 9h")
+    assert analyze(model, first, steps=20_000, seed=3, field=field).aversion == 22.0
+    unlooking = model.with_params(rollout_lookahead=0.0)
+    assert analyze(unlooking, first, steps=20_000, seed=3, field=field).aversion == float(
+        model.p[k.P_AVERSION]
+    )
+    sizes, discards = later_streets(rules, 2)
+    second = _field_street("3s Kd 5h", ("Ah", "7s 7d", "Ks Qs"), 1, sizes, discards)
+    assert analyze(model, second, steps=20_000, seed=3, field=field).aversion == float(
+        model.p[k.P_AVERSION]
+    )
+    plain = model.with_params(lookahead_aversion=0.0)
+    assert analyze(plain, first, steps=20_000, seed=3, field=field).aversion == float(
+        model.p[k.P_AVERSION]
+    )
+
+
 def _random_board(
     rng: random.Random, placed: tuple[int, int, int]
 ) -> tuple[list[Card], k.I64, k.I64]:
@@ -584,6 +610,40 @@ def test_only_the_players_own_rollouts_look_ahead() -> None:
     assert rollout_steps(4, sizes[-2:], discards[-2:], 3.0) == rollout_steps(
         4, sizes[-2:], discards[-2:]
     )
+
+
+def test_the_opponents_boards_never_look_ahead() -> None:
+    """With a lookahead only the opponent's rollouts are long enough for (its street still to
+    play leaves it one more than this player), the analysis is the one without; given the
+    lookahead, the same opponent would have finished other boards on the same deals."""
+    rules = get_rules("ofc-pineapple")
+    table = seated(rules, 2)
+    table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(8)), at=0.0))
+    situation = situation_from_view(view(table, next_seat(table)), rules)  # the first to act
+    (opponent,) = situation.opponents
+    assert opponent.kind == k.OPP_STREETS
+    assert len(opponent.streets) == len(situation.streets) + 1
+    model = model_for(rules)
+    looking = model.with_params(rollout_lookahead=float(len(opponent.streets)))
+
+    def options(m: Model) -> dict[Placement, Option]:
+        return {o.placement: o for o in analyze(m, situation, steps=20_000, seed=3).options}
+
+    assert options(looking) == options(model)
+    # the opponent's boards, completed with and without the lookahead on the same deals
+    kind, rows, cnt, fl, sizes, discards, streets, offset = _opponent_arrays(situation)
+    ranks, suits = live_counts(situation.unseen)
+    unseen = np.array(situation.unseen, dtype=np.int64)
+    deals = k.draw_deals(unseen, 400, situation.need)
+
+    def boards(p: k.F64) -> k.F64:
+        return k.opponent_results(
+            deals, kind, rows, cnt, fl, sizes, discards, streets, offset,
+            np.zeros((1, k.RES_SIZE)), ranks, suits,
+            float(len(unseen)), model.it, model.rt, p, 0,
+        )  # fmt: skip
+
+    assert not np.array_equal(boards(looking.p), boards(model.p))
 
 
 def test_reference_field_is_fixed_and_plausible() -> None:

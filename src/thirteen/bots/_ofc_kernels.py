@@ -65,6 +65,7 @@ P_NAMES = (
     "fantasyland_scale",
     "late_aversion",
     "rollout_lookahead",
+    "lookahead_aversion",
 )
 (
     P_FOUL_COST,
@@ -93,7 +94,8 @@ P_NAMES = (
     P_FL_SCALE,
     P_LATE_AV,
     P_LOOKAHEAD,
-) = range(26)
+    P_LOOK_AV,
+) = range(27)
 ROYALTY_OFF, ROYALTY_ALWAYS, ROYALTY_WINNER = 0, 1, 2
 
 # Pairing steps from a high card to each category: the number of "hits" (cards matching a

@@ -87,8 +87,9 @@ class Model:
 
     def by_ev(self) -> Model:
         """A copy that ranks options by expected points alone: every foul aversion at 0 (the
-        one charged early and the late one), so a new aversion cannot be left out."""
-        return self.with_params(foul_aversion=0.0, late_aversion=0.0)
+        one charged early, the late one and the one of decisions that look ahead), so a new
+        aversion cannot be left out."""
+        return self.with_params(foul_aversion=0.0, late_aversion=0.0, lookahead_aversion=0.0)
 
 
 @cache
@@ -207,6 +208,9 @@ def model_for(rules: Rules) -> Model:
         # points, fouls level. Elsewhere off: in pineapple +0.75 against the strong player,
         # level against the heuristic but fouling more there; in Open Face Cards nothing.
         "rollout_lookahead": 4.0 if _progressive(rules) else 0.0,
+        # With n > 0, the foul aversion of the decisions whose own rollouts look ahead (the
+        # lookahead under-predicts their fouls). 0: the foul aversion.
+        "lookahead_aversion": 0.0,
     }
     p = np.array([values[name] for name in k.P_NAMES], dtype=np.float64)
     return Model(_engine_tables(), rt, p)

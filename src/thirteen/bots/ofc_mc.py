@@ -322,8 +322,9 @@ def analyze(
     one legal placement is only sampled when ``sample_single`` is set.
 
     Options are ranked by ``ev - aversion * foul_rate`` (:attr:`Analysis.aversion`: the model's
-    foul aversion — its ``late_aversion`` when at most one street is left to come — times the
-    opponents; a model with both at 0, :meth:`Model.by_ev`, ranks by EV alone).
+    foul aversion — its ``late_aversion`` when at most one street is left to come, its
+    ``lookahead_aversion`` when this player's rollouts place their last two streets together —
+    times the opponents; a model with both at 0, :meth:`Model.by_ev`, ranks by EV alone).
     Without ``separate`` the best is the survivor of the halving. With ``separate`` (steps) the
     best is the option ranked highest, and it is sampled on fresh deals together with every
     option it does not yet lead by :data:`SEPARATION_Z` standard errors of the paired
@@ -362,10 +363,15 @@ def analyze(
 
     # What the ranking maximizes: points, with each foul costing the aversion once more per
     # opponent (reported EVs stay the rules' points); with at most one street to come (where a
-    # foul is all but known), the late one.
+    # foul is all but known), the late one; when this player's rollouts look ahead, theirs.
     per_opponent = float(model.p[k.P_AVERSION])
+    lookahead = float(model.p[k.P_LOOKAHEAD])
     if model.p[k.P_LATE_AV] > 0.0 and len(situation.streets) <= 1:
         per_opponent = float(model.p[k.P_LATE_AV])
+    elif model.p[k.P_LOOK_AV] > 0.0 and k.joint_street(len(situation.streets), lookahead) < len(
+        situation.streets
+    ):
+        per_opponent = float(model.p[k.P_LOOK_AV])
     aversion = per_opponent * len(opp_kind)
     # The settings that complete this player's own boards: with ``rollout_foul_penalty`` set,
     # a heuristic that fears fouls more than the opponents'; theirs stay the heuristic's unless
@@ -373,7 +379,7 @@ def analyze(
     mine_p = _completing(
         model.p,
         foul_penalty=float(model.p[k.P_ROLL_PEN]),
-        lookahead=float(model.p[k.P_LOOKAHEAD]),
+        lookahead=lookahead,
     )
     opp_p = _completing(model.p, foul_penalty=float(model.p[k.P_OPP_PEN]), lookahead=0.0)
     samples = _Samples(aversion)
@@ -382,9 +388,7 @@ def analyze(
     total_deals = 0
     free_after = 13 - sum(len(r) for r in situation.rows) - len(situation.cards)
     free_after += situation.discard
-    my_steps = rollout_steps(
-        free_after, situation.streets, situation.discards, float(model.p[k.P_LOOKAHEAD])
-    )
+    my_steps = rollout_steps(free_after, situation.streets, situation.discards, lookahead)
     opp_steps = _opponent_steps(situation)
 
     def sample(candidates: list[int], count: int) -> None:
