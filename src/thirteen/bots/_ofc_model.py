@@ -208,8 +208,10 @@ def model_for(rules: Rules) -> Model:
         # points, fouls level. Elsewhere off: in pineapple +0.75 against the strong player,
         # level against the heuristic but fouling more there; in Open Face Cards nothing.
         "rollout_lookahead": 4.0 if _progressive(rules) else 0.0,
-        # With n > 0, the foul aversion of the decisions whose own rollouts look ahead (the
-        # lookahead under-predicts their fouls). 0: the foul aversion.
+        # With n > 0, the foul aversion of the decisions whose own rollouts look ahead (whose
+        # rollouts, knowing the last street, predict too few fouls). 0: the foul aversion.
+        # Measured and left at 0 (docs/duels.md, "Charging the lookahead's fouls"): at 20 or 30
+        # it takes back the fantasyland the lookahead brings, in pineapple and progressive.
         "lookahead_aversion": 0.0,
     }
     p = np.array([values[name] for name in k.P_NAMES], dtype=np.float64)

@@ -324,7 +324,8 @@ def analyze(
     Options are ranked by ``ev - aversion * foul_rate`` (:attr:`Analysis.aversion`: the model's
     foul aversion — its ``late_aversion`` when at most one street is left to come, its
     ``lookahead_aversion`` when this player's rollouts place their last two streets together —
-    times the opponents; a model with both at 0, :meth:`Model.by_ev`, ranks by EV alone).
+    times the opponents; a model with every aversion at 0, :meth:`Model.by_ev`, ranks by EV
+    alone).
     Without ``separate`` the best is the survivor of the halving. With ``separate`` (steps) the
     best is the option ranked highest, and it is sampled on fresh deals together with every
     option it does not yet lead by :data:`SEPARATION_Z` standard errors of the paired
