@@ -289,6 +289,18 @@ def _opponent_steps(situation: Situation) -> float:
     return steps
 
 
+def _foul_aversion(p: F64, streets: int) -> float:
+    """What a foul costs per opponent in the ranking of a decision with ``streets`` streets
+    still to come: the late aversion with at most one (where a foul is all but known), the
+    lookahead's when this player's rollouts place their last two together, else the foul
+    aversion (each only when set above 0)."""
+    if p[k.P_LATE_AV] > 0.0 and streets <= 1:
+        return float(p[k.P_LATE_AV])
+    if p[k.P_LOOK_AV] > 0.0 and k.joint_street(streets, float(p[k.P_LOOKAHEAD])) < streets:
+        return float(p[k.P_LOOK_AV])
+    return float(p[k.P_AVERSION])
+
+
 def _completing(p: F64, *, foul_penalty: float, lookahead: float) -> F64:
     """Settings ``p`` whose completing heuristic charges a foul ``foul_penalty`` (0: the
     heuristic's own penalty) and places the last two streets together as ``lookahead`` says
@@ -363,17 +375,9 @@ def analyze(
     fl_scale = float(len(situation.opponents)) * float(model.p[k.P_FL_SCALE])
 
     # What the ranking maximizes: points, with each foul costing the aversion once more per
-    # opponent (reported EVs stay the rules' points); with at most one street to come (where a
-    # foul is all but known), the late one; when this player's rollouts look ahead, theirs.
-    per_opponent = float(model.p[k.P_AVERSION])
+    # opponent (reported EVs stay the rules' points).
+    aversion = _foul_aversion(model.p, len(situation.streets)) * len(opp_kind)
     lookahead = float(model.p[k.P_LOOKAHEAD])
-    if model.p[k.P_LATE_AV] > 0.0 and len(situation.streets) <= 1:
-        per_opponent = float(model.p[k.P_LATE_AV])
-    elif model.p[k.P_LOOK_AV] > 0.0 and k.joint_street(len(situation.streets), lookahead) < len(
-        situation.streets
-    ):
-        per_opponent = float(model.p[k.P_LOOK_AV])
-    aversion = per_opponent * len(opp_kind)
     # The settings that complete this player's own boards: with ``rollout_foul_penalty`` set,
     # a heuristic that fears fouls more than the opponents'; theirs stay the heuristic's unless
     # ``rollout_opponent_penalty`` is set (an opponent modelled as careful: docs/duels.md).
