@@ -233,6 +233,9 @@ def snapshot_from_json(data: Any) -> TableState:
 
 # --------------------------------------------------------------------------------- commitment
 _RULES_DIGESTS: dict[int, tuple[Rules, bytes]] = {}
+_RULES_DIGESTS_KEPT = 4096
+"""Rule sets whose digest is kept: every table of a room has its own (read back from the
+database), and a process runs up to a few thousand tables."""
 
 
 def rules_digest(rules: Rules) -> bytes:
@@ -241,7 +244,7 @@ def rules_digest(rules: Rules) -> bytes:
     if known is not None and known[0] is rules:
         return known[1]
     digest = hashlib.sha256(canonical_json(rules.to_dict())).digest()
-    if len(_RULES_DIGESTS) >= 256:
+    if len(_RULES_DIGESTS) >= _RULES_DIGESTS_KEPT:
         _RULES_DIGESTS.clear()
     _RULES_DIGESTS[id(rules)] = (rules, digest)
     return digest

@@ -177,10 +177,11 @@ def _shown_board(board: Board, visible: bool, face_down: bool) -> BoardView:
     )
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=8192)
 def _declarable(cards: tuple[Card, ...], payouts: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
     """The naturals these 13 cards hold that the table pays (every view of the player's seat
-    asks, until they set their hand)."""
+    asks, until they set their hand; sized for a process of a thousand tables, a hand of 13
+    cards to set at every seat)."""
     paid = {name for name, _ in payouts}
     return tuple(n.name for n in find_naturals(cards) if n.name in paid)
 
