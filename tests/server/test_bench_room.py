@@ -19,6 +19,7 @@ from thirteen.bench.room import (
     options_with,
     parse_metrics,
     percentile,
+    server_compresses,
 )
 from thirteen.bench.services import ServiceMissingError
 
@@ -33,6 +34,8 @@ def test_the_quick_run_reports_every_figure() -> None:
     assert rows[f"{full}: hands/s"] == rows["full speed: most hands/s"] > 0
     assert rows[f"{full}: actions/s"] > 0
     assert rows[f"{full}: journaled actions/s"] >= rows[f"{full}: actions/s"]
+    # every hand sends each seat several frames that each hold the whole table's view
+    assert rows[f"{full}: loopback bytes per hand"] > 1000 * QUICK.seats
     for step in QUICK.steps:
         at = f"human pace, {step} tables"
         assert rows[f"{at}: sockets"] == step * QUICK.seats
@@ -150,3 +153,12 @@ def test_options_from_words_and_the_environment() -> None:
         options_with(RoomOptions(), speed=3)
     with pytest.raises(ValueError, match="seats"):
         options_with(RoomOptions(), seats=5)
+
+
+def test_the_servers_compress_as_the_environment_says() -> None:
+    """The bench's servers inherit ``THIRTEEN_WS_COMPRESSION``; its note says which it was."""
+    assert server_compresses({}) is True
+    assert server_compresses({"THIRTEEN_WS_COMPRESSION": "0"}) is False
+    assert server_compresses({"THIRTEEN_WS_COMPRESSION": "false"}) is False
+    assert server_compresses({"THIRTEEN_WS_COMPRESSION": "true"}) is True
+    assert server_compresses({"THIRTEEN_WS_COMPRESSION": "1"}) is True

@@ -49,13 +49,14 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
+from pydantic import TypeAdapter
 from sqlalchemy import select
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -277,6 +278,24 @@ def cpu_seconds(pid: int) -> float:
             parts = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
             total += int(parts[11]) + int(parts[12])
     return total / ticks
+
+
+def loopback_bytes() -> int | None:
+    """Bytes sent over the loopback interface since boot (``/proc/net/dev``); ``None`` where
+    that cannot be read."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/net/dev").read_text().splitlines():
+            name, _, counters = line.partition(":")
+            if name.strip() == "lo":
+                return int(counters.split()[8])
+    return None
+
+
+def server_compresses(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the bench's servers compress their frames: they inherit
+    ``THIRTEEN_WS_COMPRESSION`` from this environment (on unless set otherwise)."""
+    env = os.environ if environ is None else environ
+    return TypeAdapter(bool).validate_python(env.get("THIRTEEN_WS_COMPRESSION", "true"))
 
 
 # ----------------------------------------------------------------------------- figures
@@ -811,6 +830,10 @@ class Measured:
     """Players' sockets on a process other than their table's (relayed over Redis)."""
     backing_cpu: float | None = None
     """Cores' worth of CPU the run's own PostgreSQL and Redis used (``None``: none started)."""
+    loopback_bytes: int | None = None
+    """Bytes sent over loopback during the window: the sockets' frames and their TCP/IP
+    headers both ways (and the database's and Redis's traffic when they run on loopback too);
+    ``None`` where it cannot be read."""
 
     def latency(self, q: float) -> float:
         return percentile(self.latencies, q) * 1000
@@ -1059,6 +1082,7 @@ class Load:
         before = await self.metrics()
         cpu_before = [cpu_seconds(pid) for pid in pids]
         backing_cpu, own_cpu = sum(cpu_seconds(p) for p in backing), time.process_time()
+        wire = loopback_bytes()
         start = time.perf_counter()
         self.window = Window(recording=True)
         await asyncio.sleep(seconds)
@@ -1067,6 +1091,7 @@ class Load:
         cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
         backing_cpu = sum(cpu_seconds(p) for p in backing) - backing_cpu
         own_cpu = time.process_time() - own_cpu
+        wire_after = loopback_bytes()
         after = await self.metrics()
         owners = await self.owners(t.id for t in tables)
         name = "thirteen_action_seconds"
@@ -1119,6 +1144,7 @@ class Load:
             processes=processes,
             relayed=relayed,
             backing_cpu=backing_cpu / elapsed if backing else None,
+            loopback_bytes=None if wire is None or wire_after is None else wire_after - wire,
         )
 
     def rss(self) -> int:
@@ -1287,6 +1313,10 @@ def process_rows(at: str, measured: Measured) -> list[tuple[str, float, str]]:
     hands = measured.hands / measured.seconds
     if hands > 0:  # what a hand costs, however much of a core the server was given
         rows.append((f"{at}: server CPU per hand", 1000 * measured.server_cpu / hands, "ms"))
+        if measured.loopback_bytes is not None:
+            rows.append(
+                (f"{at}: loopback bytes per hand", measured.loopback_bytes / measured.hands, "B")
+            )
     if measured.backing_cpu is not None:
         rows.append((f"{at}: PostgreSQL and Redis CPU", 100 * measured.backing_cpu, "% of a core"))
         if hands > 0:
@@ -1395,7 +1425,9 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         f"human pace {options.pace[0]:g}-{options.pace[1]:g} s a decision, showdown "
         f"{options.human_showdown:g} s; full speed showdown {options.fast_showdown:g} s; "
         f"windows {options.step_seconds:g} s (full speed {options.fast_seconds:g} s); "
-        f"clients offer deflate: {options.compression}; server processes: {options.processes}; "
+        f"clients offer deflate: {options.compression}; the server compresses "
+        f"(THIRTEEN_WS_COMPRESSION): {server_compresses()}; "
+        f"server processes: {options.processes}; "
         f"open-file limit {results.fd_limit}"
     )
     notes.append(

@@ -41,14 +41,21 @@ def settle_heap() -> None:
 
 
 def uvicorn_config(
-    app: Any, *, host: str = "127.0.0.1", port: int = 8000, **extra: Any
+    app: Any,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    compression: bool = True,
+    **extra: Any,
 ) -> uvicorn.Config:
-    """uvicorn settings the room relies on: protocol pings, frame size, a bounded shutdown."""
+    """uvicorn settings the room relies on: protocol pings, frame size, a bounded shutdown;
+    permessage-deflate only with ``compression`` (``THIRTEEN_WS_COMPRESSION``)."""
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         ws="websockets-sansio",
+        ws_per_message_deflate=compression,
         ws_ping_interval=PING_INTERVAL,
         ws_ping_timeout=PING_TIMEOUT,
         ws_max_size=MAX_SOCKET_BYTES,
@@ -95,7 +102,10 @@ def serve_in_thread(app: Any) -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = RoomServer(uvicorn_config(app, port=port, log_level="warning"))
+    settings: Settings = app.state.settings
+    server = RoomServer(
+        uvicorn_config(app, port=port, compression=settings.ws_compression, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.ready.wait(0.05):
@@ -122,6 +132,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         app,
         host=host,
         port=port,
+        compression=settings.ws_compression,
         log_level=settings.log_level,
         log_config=None,
         # behind a reverse proxy: the client's address (rate limits, logs) from its

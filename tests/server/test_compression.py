@@ -1,0 +1,34 @@
+"""permessage-deflate is the operator's choice (``THIRTEEN_WS_COMPRESSION``), on by default: a
+browser that offers it gets compressed frames unless the room is told not to."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from services import serve_in_thread, sqlite_settings
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.sync.client import connect
+
+from thirteen.client import RoomClient
+from thirteen.server.app import create_app
+
+
+@pytest.mark.parametrize("compression", [None, False, True])
+def test_frames_are_compressed_unless_the_room_is_told_not_to(
+    tmp_path: Path, compression: bool | None
+) -> None:
+    overrides = {} if compression is None else {"ws_compression": compression}
+    settings = sqlite_settings(tmp_path, **overrides)
+    assert settings.ws_compression is (compression is not False)  # unset: on
+    with serve_in_thread(create_app(settings)) as url, RoomClient(url) as boss:
+        boss.sign_up("boss", "the boss password")
+        table = boss.create_table("chinese-1-6", bots=0)
+        # the websockets client offers permessage-deflate, as browsers do
+        with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
+            negotiated = [type(e) for e in ws.protocol.extensions]
+            snapshot = json.loads(ws.recv(timeout=30))
+    assert negotiated == ([] if compression is False else [PerMessageDeflate])
+    assert snapshot["type"] == "snapshot"
+    assert snapshot["table"] == table["id"]
