@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from services import serve_in_thread, sqlite_settings
+from services import room_process, serve_in_thread, sqlite_settings
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.sync.client import connect
 
@@ -32,3 +32,17 @@ def test_frames_are_compressed_unless_the_room_is_told_not_to(
     assert negotiated == ([] if compression is False else [PerMessageDeflate])
     assert snapshot["type"] == "snapshot"
     assert snapshot["table"] == table["id"]
+
+
+@pytest.mark.parametrize("variable", [None, "false"])
+def test_thirteen_serve_reads_the_setting(tmp_path: Path, variable: str | None) -> None:
+    """The same from ``THIRTEEN_WS_COMPRESSION`` in a real ``thirteen serve`` process."""
+    given = {} if variable is None else {"ws_compression": variable}
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    with room_process(url, tmp_path, **given) as served, RoomClient(served.url) as boss:
+        boss.sign_up("boss", "the boss password")
+        table = boss.create_table("ofc", bots=0)
+        with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
+            negotiated = [type(e) for e in ws.protocol.extensions]
+            assert json.loads(ws.recv(timeout=30))["type"] == "snapshot"
+    assert negotiated == ([] if variable == "false" else [PerMessageDeflate])
