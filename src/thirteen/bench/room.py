@@ -67,6 +67,7 @@ from thirteen.client import KEEPALIVE_EXPIRY, legal_move
 from thirteen.engine.rules import Rules, get_rules
 from thirteen.server.db.models import GameTable
 from thirteen.server.db.session import make_engine
+from thirteen.server.settings import Settings
 
 CLOSE_MOVED = 1012
 """A socket's table moved to another of the room's processes: reconnect and resend."""
@@ -293,9 +294,12 @@ def loopback_bytes() -> int | None:
 
 def server_compresses(environ: Mapping[str, str] | None = None) -> bool:
     """Whether the bench's servers compress their frames: they inherit
-    ``THIRTEEN_WS_COMPRESSION`` from this environment (on unless set otherwise)."""
+    ``THIRTEEN_WS_COMPRESSION`` from this environment (unset: the room's default)."""
     env = os.environ if environ is None else environ
-    return TypeAdapter(bool).validate_python(env.get("THIRTEEN_WS_COMPRESSION", "true"))
+    given = env.get("THIRTEEN_WS_COMPRESSION")
+    if given is None:
+        return bool(Settings.model_fields["ws_compression"].default)
+    return TypeAdapter(bool).validate_python(given)
 
 
 # ----------------------------------------------------------------------------- figures

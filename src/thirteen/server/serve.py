@@ -45,7 +45,7 @@ def uvicorn_config(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    compression: bool = True,
+    compression: bool,
     **extra: Any,
 ) -> uvicorn.Config:
     """uvicorn settings the room relies on: protocol pings, frame size, a bounded shutdown;
