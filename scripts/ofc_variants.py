@@ -8,7 +8,9 @@ Usage: python scripts/ofc_variants.py --variant base learns:rollout_learns=1
 A variant is ``NAME`` or ``NAME:setting=value,setting=value`` with settings from
 ``thirteen.bots._ofc_kernels.P_NAMES`` (``foul_aversion``, ``rollout_learns``,
 ``rollout_foul_penalty``, …) set on the strong player's model (a variant without settings is
-today's player; ``rollout_learns=0,rollout_foul_penalty=0`` the player before issue 14). The
+today's player; ``rollout_learns=0,rollout_foul_penalty=0`` the player before issue 14), and
+``adapt=0`` turns off its reading of the opponent (``MonteCarloOFCBot.adapt``: on by default;
+the strong opponent plays with it off, as the player before it did). The
 variants run one after the other in this process (one core: the machine is shared), each
 writing ``DIR/NAME.json`` when done; a variant whose file is already there is not played again.
 Then the table: points a hand with a 95 % interval, the paired difference with the first
@@ -51,9 +53,13 @@ def one(args: argparse.Namespace, name: str, changes: dict[str, float]) -> dict[
     rng = random.Random(args.seed)  # the seeding of ``thirteen duel``
     strong = make_bot("strong", rules, seed=rng.randrange(2**31))
     assert isinstance(strong, MonteCarloOFCBot)
-    if changes:
-        strong.model = strong.model.with_params(**changes)
+    settings = dict(changes)
+    strong.adapt = bool(settings.pop("adapt", 1.0))
+    if settings:
+        strong.model = strong.model.with_params(**settings)
     other = make_bot(args.opponent, rules, seed=rng.randrange(2**31))
+    if isinstance(other, MonteCarloOFCBot):
+        other.adapt = False
     started = time.perf_counter()
     result = play(
         rules, [strong, other], args.hands, seed=args.seed, budget=args.budget, duplicate=True
@@ -76,6 +82,9 @@ def one(args: argparse.Namespace, name: str, changes: dict[str, float]) -> dict[
         "opponent_fouls": them.fouls,
         "opponent_fantasylands": them.fantasylands_earned,
         "seconds": time.perf_counter() - started,
+        "careful_decisions": strong.careful_decisions,
+        "decisions": strong.decisions,
+        "read_foul_rate": strong.read.foul_rate,
     }
 
 

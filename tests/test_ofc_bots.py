@@ -28,22 +28,27 @@ from thirteen.bots._ofc_model import (
     model_for,
     situation_from_view,
 )
-from thirteen.bots.arena import play, seated_table, seeded_deal
-from thirteen.bots.base import RandomBot
+from thirteen.bots.arena import play, play_hand, seated_table, seeded_deal
+from thirteen.bots.base import RandomBot, observer_of
 from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.bots.ofc_heuristic import HeuristicOFCBot
 from thirteen.bots.ofc_mc import (
+    CAREFUL_BELOW,
     DEADLINE_PIECES,
+    PRIOR_BOARDS,
+    PRIOR_FOUL_RATE,
     SEPARATION_Z,
     MonteCarloOFCBot,
+    OpponentRead,
     Option,
     _completing,
     _opponent_arrays,
     analyze,
+    careful_settings,
     reference_field,
     rollout_steps,
 )
-from thirteen.bots.registry import LEVELS, SafeSetterBot, make_bot
+from thirteen.bots.registry import LEVELS, Capped, SafeSetterBot, make_bot
 from thirteen.engine.actions import Action, DeclareNatural, Place, SetHand, StartHand
 from thirteen.engine.cards import DECK, Card, parse_cards
 from thirteen.engine.deck import Deal
@@ -350,6 +355,93 @@ def test_heuristic_beats_random_in_a_duplicate_duel() -> None:
     half = 1.96 * statistics.stdev(per_deal) / deals**0.5
     assert mean - half > 0, (mean, half)
     assert result.bots[0].foul_rate < result.bots[1].foul_rate
+
+
+class _Watching(HeuristicOFCBot):
+    """The heuristic player, keeping every showdown it is shown."""
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        self.seen: list[TableView] = []
+
+    def observe(self, view: TableView) -> None:
+        self.seen.append(view)
+
+
+def test_the_arena_shows_each_learning_bot_every_showdown_from_its_seat() -> None:
+    rules = get_rules("ofc-pineapple")
+    watching = _Watching(rules)
+    capped = Capped(_Watching(rules), "capped", 1.0)
+    assert observer_of(capped) is capped.bot
+    assert observer_of(HeuristicOFCBot(rules)) is None
+    result = play(rules, [watching, capped, make_bot("random", rules, seed=3)], 4, seed=9)
+    inner = capped.bot
+    assert isinstance(inner, _Watching)
+    for bot, seat in ((watching, 0), (inner, 1)):
+        assert len(bot.seen) == result.deals == 4
+        for seen in bot.seen:
+            assert seen.viewer == seat
+            assert seen.phase == Phase.SHOWDOWN.value
+            assert seen.hand is not None
+            assert seen.hand.results is not None
+
+
+def _showdowns(
+    rules: Rules, hands: int, bots: Sequence[HeuristicOFCBot | RandomBot]
+) -> list[TableView]:
+    """Seat 0's views of the showdowns of ``hands`` seeded hands (fantasyland hands included)."""
+    state, clock, rng, out = seated_table(rules, len(bots)), 0.0, random.Random(4), []
+    for _ in range(hands):
+        played = play_hand(state, bots, seeded_deal(rng), clock)
+        state, clock = played.state, played.clock
+        out.append(view(state, 0))
+    return out
+
+
+def test_the_opponent_read_counts_the_other_boards_that_fouled_outside_fantasyland() -> None:
+    rules = get_rules("ofc-pineapple")
+    showdowns = _showdowns(rules, 60, [RandomBot(random.Random(1)), HeuristicOFCBot(rules)])
+    read = OpponentRead()
+    boards = fouls = 0
+    for seen in showdowns:
+        read.observe(seen)
+        hand = seen.hand
+        assert hand is not None
+        assert hand.results is not None
+        (board,) = (b for b in hand.boards if b.seat == 1)
+        (result,) = (r for r in hand.results if r.seat == 1)
+        if board.fantasyland is None:
+            boards += 1
+            fouls += result.foul
+    assert 0 < boards < len(showdowns)  # the heuristic reached fantasyland: those not counted
+    assert read.boards == boards
+    assert read.fouls == fouls > 0
+    read.observe(_view_after(rules, 3))  # not a showdown: nothing to count
+    assert read.boards == boards
+    expected = (fouls + PRIOR_FOUL_RATE * PRIOR_BOARDS) / (boards + PRIOR_BOARDS)
+    assert read.foul_rate == pytest.approx(expected)
+    assert read.careful == (expected < CAREFUL_BELOW)
+
+
+@pytest.mark.parametrize("name", ["ofc-pineapple", "ofc-pineapple-progressive", "ofc"])
+def test_the_player_plays_careful_settings_only_against_careful_opponents(name: str) -> None:
+    rules = get_rules(name)
+    bot = MonteCarloOFCBot(rules, seed=1)
+    assert bot.playing_model() is bot.model  # before any showdown: the heuristic's foul rate
+    bot.read.boards = 3 * int(PRIOR_BOARDS)  # clean boards only
+    assert bot.read.careful
+    changes = careful_settings(rules)
+    assert bool(changes) == (name == "ofc-pineapple")  # measured there, nowhere else
+    played = bot.playing_model()
+    for setting, value in changes.items():
+        assert played.p[k.P_NAMES.index(setting)] == value != bot.model.p[k.P_NAMES.index(setting)]
+    assert (played is bot.model) == (not changes)
+    assert bot.playing_model() is played  # made once
+    bot.adapt = False
+    assert bot.playing_model() is bot.model
+    bot.adapt = True
+    bot.read.fouls = bot.read.boards  # every board fouled: not careful any more
+    assert bot.playing_model() is bot.model
 
 
 # ----------------------------------------------------------------------------- analysis

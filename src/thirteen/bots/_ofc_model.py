@@ -128,7 +128,7 @@ def _category_floor(category: int) -> int:
     return label_floor(CATEGORY_NAMES[category], 5)
 
 
-def _progressive(rules: Rules) -> bool:
+def is_progressive(rules: Rules) -> bool:
     """Whether a better front earns a bigger fantasyland hand (progressive fantasyland)."""
     return rules.fantasyland and len({cards for _, cards in rules.fantasyland_entry}) > 1
 
@@ -207,7 +207,7 @@ def model_for(rules: Rules) -> Model:
         # a hand against the strong player, +0.8 against the heuristic, fantasyland +2.5 to +5
         # points, fouls level. Elsewhere off: in pineapple +0.75 against the strong player,
         # level against the heuristic but fouling more there; in Open Face Cards nothing.
-        "rollout_lookahead": 4.0 if _progressive(rules) else 0.0,
+        "rollout_lookahead": 4.0 if is_progressive(rules) else 0.0,
         # With n > 0, the foul aversion of the decisions whose own rollouts look ahead (whose
         # rollouts, knowing the last street, predict too few fouls). 0: the foul aversion.
         # Measured and left at 0 (docs/duels.md, "Charging the lookahead's fouls"): at 20 or 30

@@ -32,6 +32,23 @@ class LegalPlayer(Protocol):
     def choose_legal(self, legal: Legal, budget: float) -> Action: ...
 
 
+@runtime_checkable
+class Observer(Protocol):
+    """A bot that learns from showdowns: the table shows it each finished hand as its seat saw
+    it (``observe(view)``, the view at the showdown), after the results are in."""
+
+    def observe(self, view: TableView) -> None: ...
+
+
+def observer_of(bot: Bot) -> Observer | None:
+    """What in ``bot`` learns from showdowns: the bot itself, or the one a wrapper plays
+    through (its ``bot``, as a level that caps another's time), or nothing."""
+    if isinstance(bot, Observer):
+        return bot
+    inner = getattr(bot, "bot", None)
+    return inner if isinstance(inner, Observer) else None
+
+
 class RandomBot:
     """A uniformly random legal player (a random setting may well foul): the baseline."""
 
@@ -61,4 +78,4 @@ class RandomBot:
         )
 
 
-__all__ = ["Bot", "LegalPlayer", "RandomBot"]
+__all__ = ["Bot", "LegalPlayer", "Observer", "RandomBot", "observer_of"]
