@@ -417,6 +417,7 @@ def test_the_opponent_read_counts_the_other_boards_that_fouled_outside_fantasyla
     assert read.boards == boards
     assert read.fouls == fouls > 0
     read.observe(_view_after(rules, 3))  # not a showdown: nothing to count
+    read.observe(replace(showdowns[0], viewer=None))  # a watcher's showdown: nothing either
     assert read.boards == boards
     expected = (fouls + PRIOR_FOUL_RATE * PRIOR_BOARDS) / (boards + PRIOR_BOARDS)
     assert read.foul_rate == pytest.approx(expected)

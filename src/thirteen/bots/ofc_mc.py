@@ -588,10 +588,13 @@ class OpponentRead:
         self.fouls = 0
 
     def observe(self, view: TableView) -> None:
-        """Count the other players' boards of the showdown ``view`` shows (nothing before it)."""
+        """Count the other players' boards of the showdown ``view`` shows (nothing before it,
+        nor of a hand the viewer was not dealt into)."""
         hand = view.hand
         if hand is None or hand.results is None:
             return
+        if all(result.seat != view.viewer for result in hand.results):
+            return  # a hand it was not dealt into
         in_fantasyland = {b.seat for b in hand.boards if b.fantasyland is not None}
         for result in hand.results:
             if result.seat == view.viewer or result.seat in in_fantasyland:
