@@ -35,6 +35,7 @@ from thirteen.bots.ofc_heuristic import HeuristicOFCBot
 from thirteen.bots.ofc_mc import (
     CAREFUL_BELOW,
     DEADLINE_PIECES,
+    MEMORY_BOARDS,
     PRIOR_BOARDS,
     PRIOR_FOUL_RATE,
     SEPARATION_Z,
@@ -422,6 +423,37 @@ def test_the_opponent_read_counts_the_other_boards_that_fouled_outside_fantasyla
     expected = (fouls + PRIOR_FOUL_RATE * PRIOR_BOARDS) / (boards + PRIOR_BOARDS)
     assert read.foul_rate == pytest.approx(expected)
     assert read.careful == (expected < CAREFUL_BELOW)
+
+
+def test_the_opponent_read_forgets_old_boards_once_it_holds_its_memory() -> None:
+    rules = get_rules("ofc-pineapple")
+    showdown = next(
+        v
+        for v in _showdowns(rules, 20, [RandomBot(random.Random(1)), HeuristicOFCBot(rules)])
+        if v.hand is not None and all(b.fantasyland is None for b in v.hand.boards)
+    )
+
+    def with_foul(foul: bool) -> TableView:
+        assert showdown.hand is not None
+        assert showdown.hand.results is not None
+        results = tuple(
+            replace(r, foul=foul if r.seat == 1 else r.foul) for r in showdown.hand.results
+        )
+        return replace(showdown, hand=replace(showdown.hand, results=results))
+
+    clean, fouled = with_foul(False), with_foul(True)
+    read = OpponentRead()
+    for _ in range(5 * int(MEMORY_BOARDS)):
+        read.observe(clean)
+    assert read.boards == pytest.approx(MEMORY_BOARDS)
+    assert read.careful
+    turned = next(n for n in itertools.count(1) if (read.observe(fouled), not read.careful)[1])
+    # the fouls the faded memory holds after n fouled boards: MEMORY (1 - (1 - 1/MEMORY)^n);
+    # careful while those, with the prior's, stay under CAREFUL_BELOW of all it holds
+    holds = MEMORY_BOARDS + PRIOR_BOARDS
+    need = CAREFUL_BELOW * holds - PRIOR_FOUL_RATE * PRIOR_BOARDS
+    expected = math.ceil(math.log(1 - need / MEMORY_BOARDS) / math.log(1 - 1 / MEMORY_BOARDS))
+    assert turned == expected < MEMORY_BOARDS / 4  # without fading: 351 boards
 
 
 @pytest.mark.parametrize("name", ["ofc-pineapple", "ofc-pineapple-progressive", "ofc"])
