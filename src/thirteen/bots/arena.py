@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from thirteen.bots.base import Bot, LegalPlayer, observer_of
+from thirteen.bots.base import Bot, LegalPlayer, show_the_showdown
 from thirteen.engine.actions import Action, Sit, StartHand, stamped
 from thirteen.engine.cards import DECK
 from thirteen.engine.deck import SALT_BYTES, Deal, fresh_deal
@@ -161,10 +161,7 @@ def play_hand(
         done = time.perf_counter()
         engine += (mid - tick) + (done - after)
         bots_time += after - mid
-    for seat, bot in enumerate(seat_bots):
-        learner = observer_of(bot)
-        if learner is not None and state.seats[seat] is not None:
-            learner.observe(view(state, seat))
+    show_the_showdown(state, enumerate(seat_bots))
     history = None
     if actions is not None:
         start_state = replace(before, hand=None)

@@ -8,11 +8,13 @@ table state — so it cannot know a hidden card. ``legal`` describes what the se
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 from thirteen.engine.actions import Action, SetHand, Surrender
 from thirteen.engine.legal import Legal
-from thirteen.engine.views import TableView
+from thirteen.engine.state import TableState
+from thirteen.engine.views import TableView, view
 
 
 class Bot(Protocol):
@@ -49,6 +51,15 @@ def observer_of(bot: Bot) -> Observer | None:
     return inner if isinstance(inner, Observer) else None
 
 
+def show_the_showdown(state: TableState, bots: Iterable[tuple[int, Bot]]) -> None:
+    """Show each ``(seat, bot)`` that learns from showdowns the one ``state`` holds, as its
+    seat sees it (a seat left empty sees nothing): the arena and the room both call this."""
+    for seat, bot in bots:
+        learner = observer_of(bot)
+        if learner is not None and state.seats[seat] is not None:
+            learner.observe(view(state, seat))
+
+
 class RandomBot:
     """A uniformly random legal player (a random setting may well foul): the baseline."""
 
@@ -78,4 +89,4 @@ class RandomBot:
         )
 
 
-__all__ = ["Bot", "LegalPlayer", "Observer", "RandomBot", "observer_of"]
+__all__ = ["Bot", "LegalPlayer", "Observer", "RandomBot", "observer_of", "show_the_showdown"]

@@ -29,7 +29,7 @@ from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from thirteen.bots.base import Bot, observer_of
+from thirteen.bots.base import Bot, show_the_showdown
 from thirteen.bots.registry import make_bot
 from thirteen.engine.actions import (
     Action,
@@ -879,7 +879,7 @@ class TableOwner:
         self._schedule_bots()
         settled = any(isinstance(e, HandSettled) for e in events)
         if settled:
-            self._show_bots_the_showdown()
+            show_the_showdown(self.state, self.bots.items())
         if settled and self.bots and not self.settings.is_tournament:
             await self._refill_bots()
         if settled:
@@ -1083,13 +1083,6 @@ class TableOwner:
             budget = max(0.01, min(budget, (deadline - now()) / 2))
         action = await asyncio.to_thread(bot.choose, seen, legal, budget)
         return seen, action
-
-    def _show_bots_the_showdown(self) -> None:
-        """Each bot that learns from showdowns sees the one just settled, as its seat does."""
-        for seat, bot in self.bots.items():
-            learner = observer_of(bot)
-            if learner is not None and self.state.seats[seat] is not None:
-                learner.observe(view(self.state, seat))
 
     async def _unseat_long_absent(self) -> None:
         """A player who has sat out the table's number of hands leaves, with their chips."""
