@@ -19,8 +19,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/thirteen serve
 
+# The suite runs on the machine's cores (at most 4: each worker starts its own PostgreSQL,
+# Redis and Chromium). The browser tests run in a pass of their own: Playwright's sync API keeps
+# an event loop running in its worker's main thread, where the server tests call asyncio.run.
+JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal --ignore=tests/web
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal tests/web
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

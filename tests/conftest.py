@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,6 +21,26 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("THIRTEEN_REQUIRE_SERVICES") else "default")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With pytest-xdist's workers (``-n``), browser tests and the others need separate runs, as
+    ``make test`` makes them: a worker takes tests in any order, and after a browser test its
+    main thread has Playwright's event loop running, where ``asyncio.run`` cannot run."""
+    if not getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+        return
+    web = (config.rootpath / "tests" / "web").resolve()
+    ignored = {Path(p).resolve() for p in config.getoption("ignore") or []}
+    paths = [Path(str(a).split("::")[0]).resolve() for a in config.args]
+    with_web = web not in ignored and any(
+        p.is_relative_to(web) or web.is_relative_to(p) for p in paths
+    )
+    with_others = any(not p.is_relative_to(web) for p in paths)
+    if with_web and with_others:
+        raise pytest.UsageError(
+            "with -n, run the browser tests (tests/web) apart from the others, as `make test`"
+            " does: pytest -n 2 --ignore=tests/web, then pytest -n 2 tests/web"
+        )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
