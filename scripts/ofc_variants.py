@@ -15,7 +15,9 @@ variants run one after the other in this process (one core: the machine is share
 writing ``DIR/NAME.json`` when done; a variant whose file is already there is not played again.
 Then the table: points a hand with a 95 % interval, the paired difference with the first
 variant (per deal, so most of the card luck cancels), foul and fantasyland rates with 95 %
-intervals (normal approximation over hands) and their paired differences with the first.
+intervals (normal approximation over hands) and their paired differences with the first, the
+opponent's rates on the same cards and the variant's difference from them, paired deal by deal
+(recorded since 2026-11-27; earlier runs show "—").
 ``--report`` with several ``--out`` directories (runs of other seeds) pools their deals.
 """
 
@@ -81,6 +83,8 @@ def one(args: argparse.Namespace, name: str, changes: dict[str, float]) -> dict[
         "fantasylands": me.fantasylands_earned,
         "opponent_fouls": them.fouls,
         "opponent_fantasylands": them.fantasylands_earned,
+        "opponent_fouls_per_deal": them.fouls_per_deal,
+        "opponent_fantasylands_per_deal": them.fantasylands_per_deal,
         "seconds": time.perf_counter() - started,
         "careful_decisions": strong.careful_decisions,
         "decisions": strong.decisions,
@@ -92,11 +96,35 @@ def pooled(paths: list[Path]) -> dict[str, Any]:
     """One variant's runs (on different deals) as one run."""
     runs = [json.loads(path.read_text()) for path in paths]
     out = dict(runs[0])
-    for key in ("deals", "hands", "fouls", "fantasylands", "opponent_fouls", "seconds"):
+    for key in (
+        "deals",
+        "hands",
+        "fouls",
+        "fantasylands",
+        "opponent_fouls",
+        "opponent_fantasylands",
+        "seconds",
+    ):
         out[key] = sum(r[key] for r in runs)
-    for key in ("per_deal", "fouls_per_deal", "fantasylands_per_deal"):
-        out[key] = [x for r in runs for x in r[key]]
+    for key in (*PER_DEAL, *OPPONENT_PER_DEAL):
+        if all(key in r for r in runs):  # the opponent's are in runs since 2026-11-27
+            out[key] = [x for r in runs for x in r[key]]
+        else:
+            out.pop(key, None)
     return out
+
+
+PER_DEAL = ("per_deal", "fouls_per_deal", "fantasylands_per_deal")
+OPPONENT_PER_DEAL = ("opponent_fouls_per_deal", "opponent_fantasylands_per_deal")
+
+
+def against_opponent(run: dict[str, Any], key: str, rotations: int) -> str:
+    """The variant's rate minus its opponent's on the same cards, paired deal by deal (in
+    duplicate both play every seat of every deal), when the run recorded the opponent's."""
+    theirs = run.get(f"opponent_{key}")
+    if theirs is None:
+        return "—"
+    return paired(run[key], theirs, rotations, True)
 
 
 def rate(count: int, n: int) -> str:
@@ -151,9 +179,10 @@ def main() -> None:
     base = runs[0]
     print(
         "| variant | points/hand [95 %] | vs first, paired [95 %] | fouls | fouls vs first "
-        "| fantasyland | fantasyland vs first | opponent fouls | deals |"
+        "| fantasyland | fantasyland vs first | opponent fouls | opponent fantasyland "
+        "| fouls, fantasyland vs the opponent's, paired | deals |"
     )
-    print("|---|---|---|---|---|---|---|---|---:|")
+    print("|---|---|---|---|---|---|---|---|---|---|---:|")
     for f in runs:
         rotations = f["hands"] // f["deals"]
         first = f is base
@@ -164,7 +193,10 @@ def main() -> None:
             f"| {'—' if first else paired(f['fouls_per_deal'], base['fouls_per_deal'], rotations, True)} "  # noqa: E501
             f"| {rate(f['fantasylands'], f['hands'])} "
             f"| {'—' if first else paired(f['fantasylands_per_deal'], base['fantasylands_per_deal'], rotations, True)} "  # noqa: E501
-            f"| {rate(f['opponent_fouls'], f['hands'])} | {f['deals']} |"
+            f"| {rate(f['opponent_fouls'], f['hands'])} "
+            f"| {rate(f['opponent_fantasylands'], f['hands'])} "
+            f"| {against_opponent(f, 'fouls_per_deal', rotations)}, "
+            f"{against_opponent(f, 'fantasylands_per_deal', rotations)} | {f['deals']} |"
         )
 
 
