@@ -17,7 +17,7 @@ Then the table: points a hand with a 95 % interval, the paired difference with t
 variant (per deal, so most of the card luck cancels), foul and fantasyland rates with 95 %
 intervals (normal approximation over hands) and their paired differences with the first, the
 opponent's rates on the same cards and the variant's difference from them, paired deal by deal
-(recorded since 2026-11-27; earlier runs show "—").
+(recorded since 2026-11-26; earlier runs show "—").
 ``--report`` with several ``--out`` directories (runs of other seeds) pools their deals.
 """
 
@@ -92,6 +92,10 @@ def one(args: argparse.Namespace, name: str, changes: dict[str, float]) -> dict[
     }
 
 
+PER_DEAL = ("per_deal", "fouls_per_deal", "fantasylands_per_deal")
+OPPONENT_PER_DEAL = ("opponent_fouls_per_deal", "opponent_fantasylands_per_deal")
+
+
 def pooled(paths: list[Path]) -> dict[str, Any]:
     """One variant's runs (on different deals) as one run."""
     runs = [json.loads(path.read_text()) for path in paths]
@@ -107,15 +111,11 @@ def pooled(paths: list[Path]) -> dict[str, Any]:
     ):
         out[key] = sum(r[key] for r in runs)
     for key in (*PER_DEAL, *OPPONENT_PER_DEAL):
-        if all(key in r for r in runs):  # the opponent's are in runs since 2026-11-27
+        if all(key in r for r in runs):  # the opponent's are in runs since 2026-11-26
             out[key] = [x for r in runs for x in r[key]]
         else:
             out.pop(key, None)
     return out
-
-
-PER_DEAL = ("per_deal", "fouls_per_deal", "fantasylands_per_deal")
-OPPONENT_PER_DEAL = ("opponent_fouls_per_deal", "opponent_fantasylands_per_deal")
 
 
 def against_opponent(run: dict[str, Any], key: str, rotations: int) -> str:
