@@ -662,6 +662,7 @@ class MonteCarloOFCBot:
         self.read = OpponentRead()
         self.adapt = adapt
         """Whether it plays differently against careful opponents (:func:`careful_settings`)."""
+        self._careful_changes = careful_settings(rules)
         self._careful: tuple[Model, Model] | None = None
         self.decisions = 0
         self.careful_decisions = 0
@@ -700,11 +701,10 @@ class MonteCarloOFCBot:
     def playing_model(self) -> Model:
         """The model it plays with now: :attr:`model`, changed by :func:`careful_settings`
         while it reads its opponents as careful (and ``adapt`` is on)."""
-        changes = careful_settings(self.rules) if self.adapt and self.read.careful else {}
-        if not changes:
+        if not (self._careful_changes and self.adapt and self.read.careful):
             return self.model
         if self._careful is None or self._careful[0] is not self.model:
-            self._careful = (self.model, self.model.with_params(**changes))
+            self._careful = (self.model, self.model.with_params(**self._careful_changes))
         return self._careful[1]
 
     def observe(self, view: TableView) -> None:
