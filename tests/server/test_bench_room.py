@@ -11,6 +11,7 @@ from services import missing
 
 from thirteen.bench.room import (
     QUICK,
+    Results,
     RoomOptions,
     bench_room,
     bucket_quantile,
@@ -19,6 +20,7 @@ from thirteen.bench.room import (
     options_with,
     parse_metrics,
     percentile,
+    report_of,
     server_compresses,
 )
 from thirteen.bench.services import ServiceMissingError
@@ -153,6 +155,10 @@ def test_options_from_words_and_the_environment() -> None:
         options_with(RoomOptions(), speed=3)
     with pytest.raises(ValueError, match="seats"):
         options_with(RoomOptions(), seats=5)
+    assert options_with(RoomOptions(), human_showdown=8.0).human_showdown == 8
+    assert options_from_env({"THIRTEEN_BENCH_SHOWDOWN": "8"}).human_showdown == 8
+    with pytest.raises(ValueError, match="showdown"):
+        options_with(RoomOptions(), human_showdown=0.0)
 
 
 def test_the_servers_compress_as_the_environment_says() -> None:
@@ -162,3 +168,11 @@ def test_the_servers_compress_as_the_environment_says() -> None:
     assert server_compresses({"THIRTEEN_WS_COMPRESSION": "false"}) is False
     assert server_compresses({"THIRTEEN_WS_COMPRESSION": "true"}) is True
     assert server_compresses({"THIRTEEN_WS_COMPRESSION": "1"}) is True
+
+
+def test_the_report_says_why_setup_requests_were_tried_again() -> None:
+    results = Results([], [], [], 1024, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), "sqlite+aiosqlite")
+    assert not any("tried again" in note for note in report_of(QUICK, results).notes)
+    results.retried = {"ReadTimeout": 1, "HTTP 500": 2}
+    (note,) = [n for n in report_of(QUICK, results).notes if "tried again" in n]
+    assert note.endswith(": 3 (HTTP 500: 2, ReadTimeout: 1)")

@@ -105,7 +105,9 @@ class RoomOptions:
     pace: tuple[float, float] = (2.0, 5.0)
     """A human-paced seat waits this many seconds (uniformly at random) before each action."""
     human_showdown: float = 1.0
-    """``showdown_seconds`` at human-paced tables (the next hand waits this long)."""
+    """``showdown_seconds`` at human-paced tables (the next hand waits this long). A harsher
+    load than the room's own tables, whose presets show a showdown for 8 s: more hands a
+    second for the same tables."""
     fast_tables: tuple[int, ...] = (4, 16, 40)
     """Tables at full speed, one measurement each (fresh tables every time): more tables means
     more transactions contending for the database at once."""
@@ -186,6 +188,8 @@ def options_with(base: RoomOptions, **given: Any) -> RoomOptions:
         raise ValueError("a table has 2 to 4 seats")
     if options.processes < 1:
         raise ValueError("the room needs at least one process")
+    if not 0 < options.human_showdown <= 60:
+        raise ValueError("a human-paced showdown lasts more than 0 and at most 60 seconds")
     if options.database not in ("", "sqlite", "postgres"):
         raise ValueError(f"the database is sqlite or postgres, not {options.database!r}")
     if options.processes > 1 and database_kind(options) == "sqlite":
@@ -205,6 +209,7 @@ ENV_OPTIONS = {
     "THIRTEEN_BENCH_SEATS": ("seats", int),
     "THIRTEEN_BENCH_SECONDS": ("step_seconds", float),
     "THIRTEEN_BENCH_PACE": ("pace", str),
+    "THIRTEEN_BENCH_SHOWDOWN": ("human_showdown", float),
     "THIRTEEN_BENCH_FAST_TABLES": ("fast_tables", str),
     "THIRTEEN_BENCH_FAST_SECONDS": ("fast_seconds", float),
     "THIRTEEN_BENCH_IDLE": ("idle_sockets", int),
@@ -653,7 +658,7 @@ class Player:
             answer = await self.request({"type": "sit", "seat": self.seat, "buy_in": buy_in})
             if answer.get("code") not in ("internal", "moved") or attempt == RETRIES:
                 break
-            self.load.retried += 1
+            self.load.retried[f"sit answered {answer.get('code')}"] += 1
             await asyncio.sleep(0.5 * 2**attempt)
         if answer["type"] != "ack":
             raise RuntimeError(f"could not sit: {answer}")
@@ -898,8 +903,8 @@ class Load:
         self.admin: Account | None = None
         self.human: list[TableLoad] = []
         self.lagging: asyncio.Task[None] | None = None
-        self.retried = 0
-        """Setup requests tried again after the room failed them."""
+        self.retried: Counter[str] = Counter()
+        """Setup requests tried again after the room failed them, by why."""
         self.reconnects = 0
         """Sockets opened again after a 1012 or 1013 (their table moved between processes)."""
         self.failure = ""
@@ -946,12 +951,13 @@ class Load:
                 r = await http.request(
                     method, path, json=body, headers=account.headers if account else None
                 )
-            except httpx.TransportError:
-                # a keep-alive connection the server closed as it was reused, or a request the
-                # server failed by closing the connection instead of answering 500
+            except httpx.TransportError as e:
+                # a keep-alive connection the server closed as it was reused, a request the
+                # server failed by closing the connection instead of answering 500, or one it was
+                # too busy to answer within the client's timeout
                 if attempt == RETRIES:
                     raise
-                self.retried += 1
+                self.retried[type(e).__name__] += 1
                 await asyncio.sleep(0.5 * 2**attempt)
                 continue
             finally:
@@ -959,7 +965,7 @@ class Load:
             if r.status_code < 500 or attempt == RETRIES:
                 break
             # an overloaded room says "nothing was changed" (a database busy past its timeout)
-            self.retried += 1
+            self.retried[f"HTTP {r.status_code}"] += 1
             await asyncio.sleep(0.5 * 2**attempt)
         if r.status_code >= 400 and r.status_code not in allow:
             raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:200]}")
@@ -1247,7 +1253,8 @@ class Results:
     load_before: tuple[float, float, float]
     load_after: tuple[float, float, float]
     database: str
-    retried: int = 0
+    retried: dict[str, int] = field(default_factory=dict)
+    """Setup requests tried again, by why (an HTTP status, an exception, an action's code)."""
     failure: str = ""
     reconnects: int = 0
 
@@ -1292,7 +1299,7 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
             finally:
                 progress("stopping")
                 await load.close_all()
-            retried, failure, reconnects = load.retried, load.failure, load.reconnects
+            retried, failure, reconnects = dict(load.retried), load.failure, load.reconnects
     database = (options.database_url or "sqlite+aiosqlite").split("://")[0]
     if not options.database_url and database_kind(options) == "postgres":
         database = "postgresql+asyncpg (a throwaway cluster started for the run)"
@@ -1455,8 +1462,10 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         )
     if results.retried:
         notes.append(
-            f"setup requests the room failed (5xx, internal, a dropped connection), tried again: "
-            f"{results.retried}"
+            f"setup requests tried again (the room failed them, dropped them or was too busy to "
+            f"answer in time): {sum(results.retried.values())} ("
+            + ", ".join(f"{why}: {n}" for why, n in sorted(results.retried.items()))
+            + ")"
         )
     if results.reconnects:
         notes.append(

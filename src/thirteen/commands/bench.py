@@ -35,6 +35,13 @@ def bench_command(
     pace: Annotated[
         str | None, typer.Option(help=ROOM_HELP + "seconds a human seat waits, e.g. 2,5.")
     ] = None,
+    showdown: Annotated[
+        float | None,
+        typer.Option(
+            help=ROOM_HELP + "seconds a human-paced table shows its showdown (default 1; "
+            "the presets' own is 8)."
+        ),
+    ] = None,
     fast_tables: Annotated[
         str | None,
         typer.Option(help=ROOM_HELP + "tables at full speed, one run each, e.g. 4,16,40."),
@@ -83,6 +90,7 @@ def bench_command(
         "steps": tables,
         "step_seconds": seconds,
         "pace": pace,
+        "human_showdown": showdown,
         "fast_tables": fast_tables,
         "idle_sockets": idle,
         "preset": preset,
