@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from services import run_with_db
 
 from thirteen.server.api import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE
 
@@ -163,3 +164,40 @@ def test_unknown_paths_and_methods_answer_in_json(client: httpx.Client) -> None:
     )
     assert r.status_code == 422
     assert r.json()["error"]["code"] == "bad_request"
+
+
+def test_a_ticket_opens_once_and_not_after_it_expires(database_url: str) -> None:
+    """Tickets go through the group writer (``Database.write``): one redemption each, none
+    once expired, and each new ticket sweeps away the expired ones."""
+    from sqlalchemy import func, select, update
+
+    from thirteen.server.accounts import Accounts, Me
+    from thirteen.server.db.models import Ticket
+    from thirteen.server.db.session import Database
+    from thirteen.server.settings import load_settings
+
+    async def body(db: Database) -> tuple[object, ...]:
+        accounts = Accounts(db, load_settings(argon2_memory_kib=8192, argon2_time_cost=1))
+        ann_id = await accounts.create_user("ann", None, "player")
+        ann = Me(ann_id, "ann", "player", "")
+        first, second = await accounts.issue_ticket(ann), await accounts.issue_ticket(ann)
+        redeemed = await accounts.redeem_ticket(first)
+        again = await accounts.redeem_ticket(first)
+        async with db.begin() as s:  # the second ticket's time runs out
+            await s.execute(update(Ticket).values(expires_at=0.0))
+        expired = await accounts.redeem_ticket(second)
+        stale = await accounts.issue_ticket(ann)
+        async with db.begin() as s:
+            await s.execute(update(Ticket).values(expires_at=0.0))
+        await accounts.issue_ticket(ann)  # sweeps the expired one away
+        async with db.begin() as s:
+            left = await s.scalar(select(func.count()).select_from(Ticket))
+        return redeemed, again, expired, left, await accounts.redeem_ticket(stale)
+
+    redeemed, again, expired, left, stale = run_with_db(database_url, body)
+    assert isinstance(redeemed, Me)
+    assert (redeemed.name, redeemed.role) == ("ann", "player")
+    assert again is None
+    assert expired is None
+    assert left == 1
+    assert stale is None

@@ -14,10 +14,12 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
+from typing import cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import Table, bindparam, delete, insert, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -33,6 +35,23 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,19}")
 """3 to 20 letters, digits, ``_``, ``.`` or ``-``, starting with a letter or digit."""
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 TICKET_SECONDS = 30.0
+
+# Tickets are written by the database's group writer (``Database.write``), in the same short
+# transactions as the tables' actions: a burst of sockets opening — a room's players coming back
+# after a restart — must not hold SQLite's one write lock across turns of the event loop while
+# every table's writer waits for it.
+_TICKETS = cast(Table, Ticket.__table__)
+_USERS = cast(Table, User.__table__)
+_SWEEP_TICKETS = delete(_TICKETS).where(_TICKETS.c.expires_at < bindparam("t_now"))
+_ADD_TICKET = insert(_TICKETS)
+_REDEEM_TICKET = (
+    delete(_TICKETS)
+    .where(_TICKETS.c.token_hash == bindparam("t_hash"))
+    .returning(_TICKETS.c.user_id, _TICKETS.c.expires_at)
+)
+_TICKET_HOLDER = select(_USERS.c.id, _USERS.c.name, _USERS.c.role).where(
+    _USERS.c.id == bindparam("u_id")
+)
 
 
 class AccountError(RuleError):
@@ -235,33 +254,35 @@ class Accounts:
         """A one-time WebSocket ticket, valid for :data:`TICKET_SECONDS`."""
         token = secrets.token_urlsafe(32)
         now = time.time()
-        async with self.db.begin() as s:
-            await s.execute(delete(Ticket).where(Ticket.expires_at < now))
-            s.add(
-                Ticket(
-                    token_hash=digest(token), user_id=me.user_id, expires_at=now + TICKET_SECONDS
-                )
+
+        def write(conn: Connection) -> None:
+            conn.execute(_SWEEP_TICKETS, {"t_now": now})
+            conn.execute(
+                _ADD_TICKET,
+                {
+                    "token_hash": digest(token),
+                    "user_id": me.user_id,
+                    "expires_at": now + TICKET_SECONDS,
+                },
             )
+
+        await self.db.write(write)
         return token
 
     async def redeem_ticket(self, token: str) -> Me | None:
         """Who a ticket was issued to — once: the ticket is gone afterwards."""
         if not token or len(token) > 128:
             return None
-        async with self.db.begin() as s:
-            row = (
-                await s.execute(
-                    delete(Ticket)
-                    .where(Ticket.token_hash == digest(token))
-                    .returning(Ticket.user_id, Ticket.expires_at)
-                )
-            ).first()
+        token_hash = digest(token)
+
+        def write(conn: Connection) -> Me | None:
+            row = conn.execute(_REDEEM_TICKET, {"t_hash": token_hash}).first()
             if row is None or row.expires_at < time.time():
                 return None
-            user = await s.get(User, row.user_id)
-            if user is None:
-                return None
-            return Me(user.id, user.name, user.role, "")
+            user = conn.execute(_TICKET_HOLDER, {"u_id": row.user_id}).first()
+            return None if user is None else Me(user.id, user.name, user.role, "")
+
+        return await self.db.write(write)
 
 
 async def user_by_name(session: AsyncSession, name: str) -> User | None:

@@ -49,6 +49,13 @@ MAX_BATCH = 256
 """Pieces of work in one transaction at most (the rest wait for the next one)."""
 BUSY_SECONDS = 10.0
 """How long a batch waits for another connection's write lock before it fails (SQLite)."""
+BUSY_PAUSE_MAX = 0.005
+"""The longest the writer sleeps before trying SQLite's write lock again (it starts at 1 ms and
+doubles). Short, because every table waits while it sleeps and another connection's
+transaction is usually over within milliseconds: while 300 tables were being seated (sign-ups,
+logins and tickets each in a transaction of their own then), a waiting batch waited 170–220 ms
+at p90 with the pause capped at 50 ms, and 58–63 ms capped at 5 ms (docs/decisions.md, "Tickets
+go through the writer too")."""
 CHECKPOINT_PIECES = 500
 """Pieces written between two checkpoints of SQLite's WAL (a few megabytes of it)."""
 
@@ -225,7 +232,7 @@ class GroupWriter:
                 if loop.time() >= give_up:
                     raise busy.error from None
                 await asyncio.sleep(pause)
-                pause = min(2 * pause, 0.05)
+                pause = min(2 * pause, BUSY_PAUSE_MAX)
                 continue
             except Exception:
                 conn, self._conn = self._conn, None
@@ -264,6 +271,7 @@ class GroupWriter:
 
 
 __all__ = [
+    "BUSY_PAUSE_MAX",
     "BUSY_SECONDS",
     "MAX_BATCH",
     "GroupWriter",
