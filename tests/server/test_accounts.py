@@ -1,12 +1,18 @@
-"""Accounts over real HTTP: sign-up, login, logout, password change, sessions and CSRF."""
+"""Accounts over real HTTP: sign-up, login, logout, password change, sessions and CSRF; and
+WebSocket tickets as the database's writer keeps them."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
 from services import run_with_db
+from sqlalchemy import func, select, update
 
+from thirteen.server.accounts import Accounts, Me
 from thirteen.server.api import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE
+from thirteen.server.db.models import Ticket
+from thirteen.server.db.session import Database
+from thirteen.server.settings import load_settings
 
 
 def sign_up(client: httpx.Client, name: str = "ann", password: str = "correct horse") -> dict:
@@ -169,12 +175,6 @@ def test_unknown_paths_and_methods_answer_in_json(client: httpx.Client) -> None:
 def test_a_ticket_opens_once_and_not_after_it_expires(database_url: str) -> None:
     """Tickets go through the group writer (``Database.write``): one redemption each, none
     once expired, and each new ticket sweeps away the expired ones."""
-    from sqlalchemy import func, select, update
-
-    from thirteen.server.accounts import Accounts, Me
-    from thirteen.server.db.models import Ticket
-    from thirteen.server.db.session import Database
-    from thirteen.server.settings import load_settings
 
     async def body(db: Database) -> tuple[object, ...]:
         accounts = Accounts(db, load_settings(argon2_memory_kib=8192, argon2_time_cost=1))
