@@ -254,17 +254,15 @@ class Accounts:
         """A one-time WebSocket ticket, valid for :data:`TICKET_SECONDS`."""
         token = secrets.token_urlsafe(32)
         now = time.time()
+        row = {
+            "token_hash": digest(token),
+            "user_id": me.user_id,
+            "expires_at": now + TICKET_SECONDS,
+        }
 
         def write(conn: Connection) -> None:
             conn.execute(_SWEEP_TICKETS, {"t_now": now})
-            conn.execute(
-                _ADD_TICKET,
-                {
-                    "token_hash": digest(token),
-                    "user_id": me.user_id,
-                    "expires_at": now + TICKET_SECONDS,
-                },
-            )
+            conn.execute(_ADD_TICKET, row)
 
         await self.db.write(write)
         return token
