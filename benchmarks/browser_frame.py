@@ -20,7 +20,7 @@ from pathlib import Path
 from playwright.sync_api import expect, sync_playwright
 
 from thirteen.client import RoomClient
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import load_settings
 

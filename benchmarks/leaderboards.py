@@ -21,9 +21,9 @@ from typing import Any
 from sqlalchemy import insert, text
 
 from thirteen.engine.rules import PRESETS
+from thirteen.server.competitions.leaderboards import BoardQuery, leaderboard
 from thirteen.server.db.models import GameTable, Hand, HandSeat, User
 from thirteen.server.db.session import Database, is_sqlite, migrate
-from thirteen.server.leaderboards import BoardQuery, leaderboard
 
 CHUNK = 20_000
 

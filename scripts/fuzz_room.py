@@ -152,7 +152,7 @@ def serve(database: str, root: Path) -> tuple[Any, str, Any]:
     """Start the room; (context manager to leave, its URL, the PostgreSQL cluster or None)."""
     from services import Postgres, serve_in_thread
 
-    from thirteen.server.app import create_app
+    from thirteen.server.http.app import create_app
     from thirteen.server.settings import load_settings
 
     cluster = None

@@ -37,11 +37,11 @@ from thirteen.engine.cards import Card, format_cards, parse_cards
 from thirteen.engine.deck import Deal
 from thirteen.engine.legal import placements
 from thirteen.engine.rules import get_rules
-from thirteen.server import protocol
-from thirteen.server import tables as table_module
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import load_settings
+from thirteen.server.tables import owner as table_module
+from thirteen.server.tables import protocol
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 EXAMPLE = re.compile(

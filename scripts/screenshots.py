@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from thirteen.client import RoomClient, legal_move
 from thirteen.engine import PRESETS, get_rules
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import load_settings
 

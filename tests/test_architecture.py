@@ -1,5 +1,5 @@
 """Imports point down only, with no circles, and the engine stays pure (no I/O, clock, global
-random or asyncio).
+random or asyncio); within the room, each part imports only what its docstring allows.
 
 Every import counts, at module level or inside a function: a lazy import still makes one module
 depend on another, and the circle it hides is one a reader has to keep in their head.
@@ -8,6 +8,7 @@ depend on another, and the circle it hides is one a reader has to keep in their 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,63 @@ def test_engine_is_pure() -> None:
     for path in (PACKAGE / "engine").rglob("*.py"):
         for name in imports_of(path):
             assert name.split(".")[0] not in FORBIDDEN_IN_ENGINE, f"{path.name} imports {name}"
+
+
+SERVER = "thirteen.server"
+MAY_IMPORT = re.compile(r"^May import: (.+?)\.$", re.MULTILINE)
+
+
+def server_part(module: str) -> str:
+    """The part of the room a module belongs to: its package (``tables``) or, directly in
+    ``server/``, the module itself (``room``); ``""`` for ``thirteen.server`` itself."""
+    return module.removeprefix(SERVER + ".").split(".")[0] if module != SERVER else ""
+
+
+def allowed_parts(docstring: str) -> set[str]:
+    """The parts a "May import: a, b, c." line allows ("nothing of the room": none)."""
+    found = MAY_IMPORT.findall(docstring)
+    assert len(found) == 1, f"one 'May import: ….' line, not {len(found)}"
+    said = found[0].strip()
+    return set() if said == "nothing of the room" else {p.strip() for p in said.split(",")}
+
+
+def part_docstring(part: str) -> str:
+    base = PACKAGE / "server"
+    path = base / part / "__init__.py" if (base / part).is_dir() else base / f"{part}.py"
+    if not part:
+        path = base / "__init__.py"
+    return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+
+
+SERVER_PARTS = sorted({server_part(m) for m in MODULES if m.startswith(SERVER)})
+
+
+def test_the_parser_reads_what_a_part_may_import() -> None:
+    assert allowed_parts("Holds x.\n\nMay import: settings, db.\n") == {"settings", "db"}
+    assert allowed_parts("May import: nothing of the room.") == set()
+    with pytest.raises(AssertionError):
+        allowed_parts("Holds x, and says nothing of its imports.")
+    assert server_part("thirteen.server.tables.owner") == "tables"
+    assert server_part("thirteen.server.room") == "room"
+
+
+def test_the_room_is_a_house_of_few_rooms() -> None:
+    """By concept: a handful of packages, and at most eight modules directly in ``server/``."""
+    top = [p for p in (PACKAGE / "server").glob("*.py") if p.name != "__init__.py"]
+    assert len(top) <= 8, sorted(p.name for p in top)
+    assert {"db", "money", "tables", "competitions", "http"} <= set(SERVER_PARTS)
+
+
+@pytest.mark.parametrize("part", SERVER_PARTS)
+def test_each_part_of_the_room_imports_only_what_its_docstring_allows(part: str) -> None:
+    allowed = allowed_parts(part_docstring(part))
+    unknown = allowed - set(SERVER_PARTS)
+    assert not unknown, f"{part}'s docstring names parts that do not exist: {unknown}"
+    beyond = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if name.startswith(SERVER) and server_part(name) == part
+        for target in targets
+        if target.startswith(SERVER + ".") and server_part(target) not in allowed | {part}
+    ]
+    assert not beyond, beyond

@@ -95,8 +95,8 @@ ADMIN = [line for line in COMMANDS if line.startswith("thirteen admin")]
 
 def make_account(folder: Path, name: str) -> None:
     """An account in the room's default database under ``folder`` (as a sign-up makes one)."""
-    from thirteen.server.accounts import Accounts
     from thirteen.server.db.session import Database, migrate
+    from thirteen.server.money.accounts import Accounts
     from thirteen.server.settings import load_settings
 
     url = f"sqlite+aiosqlite:///{folder / 'var' / 'thirteen.db'}"

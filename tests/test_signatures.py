@@ -28,8 +28,8 @@ from thirteen.engine.history import (
     verify_text,
 )
 from thirteen.engine.rules import get_rules
+from thirteen.server.money.signing import Signer, SigningKeyError, load_signer
 from thirteen.server.settings import load_settings
-from thirteen.server.signing import Signer, SigningKeyError, load_signer
 
 CLI = Callable[..., Run]
 ROOM_KEY = bytes(range(32))

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from services import Postgres, RedisServer, serve_in_thread
 
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings, load_settings
 
 

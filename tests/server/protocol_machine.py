@@ -35,9 +35,9 @@ from websockets.exceptions import ConnectionClosed
 
 from thirteen.client import RoomClient, RoomError, TableConnection
 from thirteen.engine.rules import Rules, get_rules
-from thirteen.server.audit import audit
 from thirteen.server.db.session import Database
-from thirteen.server.protocol import BURST, CLIENT_ACTIONS, MAX_FRAME_BYTES
+from thirteen.server.money.audit import audit
+from thirteen.server.tables.protocol import BURST, CLIENT_ACTIONS, MAX_FRAME_BYTES
 
 PRESETS = ("chinese-1-6", "ofc", "ofc-pineapple")
 TIMERS = {

@@ -24,8 +24,8 @@ import pytest
 
 from thirteen.bench import services
 from thirteen.bench.services import free_port
-from thirteen.server.app import create_app
 from thirteen.server.db.session import Database, migrate
+from thirteen.server.http.app import create_app
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import Settings, load_settings
 

@@ -8,10 +8,10 @@ import pytest
 from services import run_with_db
 from sqlalchemy import func, select, update
 
-from thirteen.server.accounts import Accounts, Me
-from thirteen.server.api import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE
 from thirteen.server.db.models import Ticket
 from thirteen.server.db.session import Database
+from thirteen.server.http.api import CSRF_HEADER, SECURITY_HEADERS, SESSION_COOKIE
+from thirteen.server.money.accounts import Accounts, Me
 from thirteen.server.settings import load_settings
 
 

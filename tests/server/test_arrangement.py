@@ -10,12 +10,12 @@ import time
 
 import pytest
 
+from thirteen.engine.arrangement import assess
 from thirteen.engine.cards import format_cards
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import describe, evaluate
 from thirteen.engine.rules import PRESETS, get_rules
 from thirteen.engine.scoring import SetHand, evaluate_player, is_foul, row_strengths
-from thirteen.server.arrangement import assess
 
 SIZES = (3, 5, 5)
 

@@ -60,7 +60,7 @@ def test_backup_while_playing_then_restore_and_audit(
     assert restored.returncode == 0, restored.stdout + restored.stderr
     assert "the audit passed" in restored.stdout
     # a room on the restored database has ann, her chips and her hands
-    from thirteen.server.app import create_app
+    from thirteen.server.http.app import create_app
     from thirteen.server.serve import serve_in_thread
 
     with (

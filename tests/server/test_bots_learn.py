@@ -10,7 +10,7 @@ from services import serve_in_thread
 
 from thirteen.bots.ofc_mc import MonteCarloOFCBot
 from thirteen.client import RoomClient
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings
 
 

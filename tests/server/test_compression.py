@@ -12,7 +12,7 @@ from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.sync.client import connect
 
 from thirteen.client import RoomClient
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 
 
 @pytest.mark.parametrize("compression", [None, False, True])

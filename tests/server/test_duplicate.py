@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from thirteen.server.duplicate import meetings, schedule, seating
+from thirteen.server.competitions.duplicate import meetings, schedule, seating
 
 
 def test_the_seating_of_seed_004() -> None:

@@ -25,10 +25,10 @@ from sqlalchemy import select
 from thirteen.client import RoomClient, RoomError
 from thirteen.engine.cards import parse_cards
 from thirteen.engine.deck import Deal
-from thirteen.server.audit import audit
+from thirteen.server.competitions.duplicate import seating
 from thirteen.server.db.models import DuplicateDeal, DuplicateTable, Hand, HandSeat
 from thirteen.server.db.session import Database
-from thirteen.server.duplicate import seating
+from thirteen.server.money.audit import audit
 from thirteen.server.settings import Settings
 
 FAST = {

@@ -15,10 +15,10 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from thirteen.client import RoomClient
-from thirteen.server import ledger
-from thirteen.server.audit import audit
 from thirteen.server.db.models import LedgerAccount, Transfer
 from thirteen.server.db.session import Database
+from thirteen.server.money import ledger
+from thirteen.server.money.audit import audit
 
 
 def grant(user: str, amount: int) -> Callable[[Connection], int]:

@@ -18,7 +18,7 @@ from thirteen.engine.rules import Rules, get_rules
 from thirteen.engine.state import TableState
 from thirteen.engine.table import apply
 from thirteen.engine.views import view
-from thirteen.server.assist import Hint, explain
+from thirteen.server.http.assist import Hint, explain
 
 ENTRY = "Qs Qd As Ad Ac 2h 9s 9h 5c 5d 7s Kd Kh"
 """Seat 1 (first to be dealt) plays this to QQ2 / 99 55 7 / AAA KK: fantasyland next hand."""

@@ -20,7 +20,7 @@ from cli_helpers import Run, run_cli
 from thirteen.client import RoomClient
 from thirteen.engine.history import history_to_text
 from thirteen.engine.rules import get_rules
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings
 
 CLI = Callable[[list[str]], Run]

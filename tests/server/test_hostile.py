@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from thirteen.client import RoomClient
 from thirteen.engine import get_rules
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings
 
 

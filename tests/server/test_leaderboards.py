@@ -24,17 +24,7 @@ from sqlalchemy import select
 
 from thirteen.client import RoomClient
 from thirteen.engine.rules import PRESETS, get_rules
-from thirteen.server.db.models import (
-    GameTable,
-    Hand,
-    HandSeat,
-    LedgerAccount,
-    Sitting,
-    Transfer,
-    User,
-)
-from thirteen.server.db.session import Database
-from thirteen.server.leaderboards import (
+from thirteen.server.competitions.leaderboards import (
     BIG_HAND_UNITS,
     PERIODS,
     Board,
@@ -47,6 +37,16 @@ from thirteen.server.leaderboards import (
     leaderboard,
     period_bounds,
 )
+from thirteen.server.db.models import (
+    GameTable,
+    Hand,
+    HandSeat,
+    LedgerAccount,
+    Sitting,
+    Transfer,
+    User,
+)
+from thirteen.server.db.session import Database
 from thirteen.server.settings import Settings
 
 UTC = dt.UTC

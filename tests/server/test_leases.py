@@ -8,14 +8,14 @@ import pytest
 from services import run_with_db
 from sqlalchemy import select
 
-from thirteen.server import leases
-from thirteen.server.accounts import Accounts
 from thirteen.server.db.models import GameTable
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
+from thirteen.server.money.accounts import Accounts
 from thirteen.server.room import Room, TableSpec, insert_table
 from thirteen.server.settings import Settings
-from thirteen.server.tables import TableOwner
+from thirteen.server.tables import leases
+from thirteen.server.tables.owner import TableOwner
 
 
 def test_one_holder_a_token_per_holder_and_fenced_writes(database_url: str) -> None:

@@ -9,9 +9,9 @@ import pytest
 from services import run_with_db
 from sqlalchemy import func, select, update
 
-from thirteen.server import ledger
 from thirteen.server.db.models import LedgerAccount, Transfer
 from thirteen.server.db.session import Database
+from thirteen.server.money import ledger
 
 
 async def _grant(db: Database, user: str, amount: int, key: str) -> None:

@@ -12,7 +12,7 @@ from services import room_process, serve_in_thread, sqlite_settings
 from websockets.sync.client import connect
 
 from thirteen.client import RoomClient, RoomError
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings
 
 

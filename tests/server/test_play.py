@@ -15,8 +15,8 @@ from play import check_no_leak, play
 
 from thirteen.client import RoomClient, RoomError
 from thirteen.engine.rules import PRESETS, get_rules
-from thirteen.server.audit import audit
 from thirteen.server.db.session import Database
+from thirteen.server.money.audit import audit
 from thirteen.server.settings import Settings
 
 

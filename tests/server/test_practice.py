@@ -23,9 +23,9 @@ from thirteen.engine.actions import SetHand
 from thirteen.engine.cards import parse_cards
 from thirteen.engine.history import history_from_json, replay
 from thirteen.engine.rules import get_rules
-from thirteen.server.app import create_app
 from thirteen.server.db.models import PracticeHand
 from thirteen.server.db.session import Database
+from thirteen.server.http.app import create_app
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import Settings
 

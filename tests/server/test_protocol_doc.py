@@ -16,10 +16,13 @@ from typing import Any
 import pytest
 
 from thirteen.engine import events, views
-from thirteen.server import api, protocol, tables, ws
-from thirteen.server.accounts import TICKET_SECONDS
-from thirteen.server.app import create_app
+from thirteen.server.http import api
+from thirteen.server.http import sockets as ws
+from thirteen.server.http.app import create_app
+from thirteen.server.money.accounts import TICKET_SECONDS
 from thirteen.server.settings import load_settings
+from thirteen.server.tables import owner as tables
+from thirteen.server.tables import protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
@@ -78,13 +81,13 @@ def error_codes() -> set[str]:
     codes: set[str] = set(api.STATUS_BY_CODE)
     for path in _sources():
         codes |= set(CODE_CALL.findall(_read(path)))
-    codes |= set(HTTP_SENTENCE.findall(_read(SRC / "server" / "api.py")))
+    codes |= set(HTTP_SENTENCE.findall(_read(SRC / "server" / "http" / "api.py")))
     return codes
 
 
 def message_types() -> set[str]:
     """The client message types ``parse_message`` takes."""
-    source = _read(SRC / "server" / "protocol.py")
+    source = _read(SRC / "server" / "tables" / "protocol.py")
     return set(re.findall(r'kind [!=]= "(\w+)"', source))
 
 
@@ -92,8 +95,9 @@ def frame_types() -> set[str]:
     """Every ``"type"`` a frame the room builds may have (and the owner's private replies); the
     actions the room builds for bots (``{"type": "sit", …}``) aside."""
     found: set[str] = set()
-    for name in ("protocol.py", "ws.py", "tables.py", "room.py"):
-        source = _read(SRC / "server" / name)
+    tables = sorted((SRC / "server" / "tables").rglob("*.py"))
+    for path in (*tables, SRC / "server" / "http" / "sockets.py", SRC / "server" / "room.py"):
+        source = _read(path)
         found |= set(re.findall(r'"type": "(\w+)"', source))
         found |= set(re.findall(r'self\._frame\("(\w+)"', source))
     return found - protocol.CLIENT_ACTIONS

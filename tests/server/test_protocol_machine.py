@@ -15,8 +15,8 @@ from hypothesis.stateful import run_state_machine_as_test
 from protocol_machine import JSON, ProtocolMachine, Shared
 
 from thirteen.client import RoomClient
-from thirteen.server.protocol import ProtocolError, parse_message
 from thirteen.server.settings import Settings
+from thirteen.server.tables.protocol import ProtocolError, parse_message
 
 EXAMPLES = 5
 STEPS = 30

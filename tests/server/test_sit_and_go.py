@@ -21,11 +21,12 @@ from services import assert_audit_clean, room_process, run_with_db
 from sqlalchemy import select
 
 from thirteen.client import RoomClient, RoomError
-from thirteen.server.audit import audit
+from thirteen.server.competitions.tournaments import prizes, unit_at
 from thirteen.server.db.models import LedgerAccount, TournamentEntry, Transfer, User
 from thirteen.server.db.session import Database
+from thirteen.server.money.audit import audit
+from thirteen.server.money.ledger import escrow_name
 from thirteen.server.settings import Settings
-from thirteen.server.tournaments import escrow_name, prizes, unit_at
 
 FAST = {"showdown_seconds": 0.05}
 """A showdown on show for a blink: the tournament's hands follow each other at once."""
@@ -503,9 +504,9 @@ def test_the_audit_notices_a_tournament_that_does_not_add_up(database_url: str) 
     from sqlalchemy import update
     from sqlalchemy.exc import IntegrityError
 
-    from thirteen.server import tournaments as sng
-    from thirteen.server.accounts import Accounts
+    from thirteen.server.competitions import tournaments as sng
     from thirteen.server.db.models import Tournament
+    from thirteen.server.money.accounts import Accounts
     from thirteen.server.settings import load_settings
 
     async def body(db: Database) -> tuple[list[str], list[str], list[str]]:

@@ -7,9 +7,9 @@ import asyncio
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from thirteen.server import ledger
 from thirteen.server.db.models import Transfer
 from thirteen.server.db.session import Database, migrate
+from thirteen.server.money import ledger
 
 
 def test_a_snapshot_does_not_see_later_writes(database_url: str) -> None:

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request
 
 from thirteen.client import RoomClient
-from thirteen.server.app import create_app
+from thirteen.server.http.app import create_app
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import Settings, load_settings
 

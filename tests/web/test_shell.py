@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from thirteen.server.web import WEB
+from thirteen.server.http.static import WEB
 
 
 def test_the_room_serves_its_page_with_a_strict_policy(room: str, new_context: Any) -> None:

@@ -290,9 +290,9 @@ def _check(database_url: str, acked: dict[str, tuple[int, list[str]]]) -> tuple[
     """The audit, and the acknowledged actions missing from the journal."""
     from sqlalchemy import select
 
-    from thirteen.server.audit import audit
     from thirteen.server.db.models import Hand, JournalEntry, User
     from thirteen.server.db.session import Database
+    from thirteen.server.money.audit import audit
 
     async def main() -> tuple[Any, list[str], dict[str, int]]:
         db = Database(database_url)

@@ -1,6 +1,6 @@
 """Advice in words from the strong OFC player's analysis of a street: the placements written
 out, and the warning when the top choice is a **gamble** — one sentence shared by
-``thirteen solve ofc`` and the hint a practice table gives (``server/assist.py``).
+``thirteen solve ofc`` and the hint a practice table gives (``server/http/assist.py``).
 
 A gamble, precisely: the top option fouls on at least :data:`GAMBLE_FOUL` of its sampled deals,
 and on at least :data:`GAMBLE_MARGIN` more of them than the *safer play* — the best-ranked

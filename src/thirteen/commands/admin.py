@@ -67,8 +67,8 @@ def key_command(
     """Print the room's public key (base64), as GET /api/key serves it: players check a
     history's signature with thirteen verify FILE --key KEY. Reads THIRTEEN_SIGNING_KEY or
     THIRTEEN_DATA_DIR/signing.key, making that file (mode 0600) if there is none yet."""
+    from thirteen.server.money.signing import SigningKeyError, load_signer
     from thirteen.server.settings import load_settings
-    from thirteen.server.signing import SigningKeyError, load_signer
 
     try:
         signer = load_signer(load_settings())
@@ -85,7 +85,7 @@ def audit_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Check every chip and every hand; exit 1 with a list of what is wrong."""
-    from thirteen.server.audit import audit
+    from thirteen.server.money.audit import audit
 
     report = _with_db(audit)
     totals = report.totals
@@ -206,7 +206,7 @@ def table_list(
     from sqlalchemy import select
 
     from thirteen.server.db.models import GameTable, Sitting
-    from thirteen.server.leases import holders
+    from thirteen.server.tables.leases import holders
 
     async def rows(db: Any) -> list[dict[str, Any]]:
         running = await holders(db)
@@ -281,7 +281,11 @@ def sng_create(
     ] = None,
 ) -> None:
     """Create a sit & go; it starts when its seats fill (a running room then opens its table)."""
-    from thirteen.server.tournaments import TournamentSpec, create_tournament, default_payouts
+    from thirteen.server.competitions.tournaments import (
+        TournamentSpec,
+        create_tournament,
+        default_payouts,
+    )
 
     try:
         places = (
@@ -314,9 +318,9 @@ def sng_bots(
     ] = None,
 ) -> None:
     """Register bots for a sit & go's free seats (the house stakes their buy-ins)."""
-    from thirteen.server.accounts import Accounts
+    from thirteen.server.competitions.tournaments import add_bots
+    from thirteen.server.money.accounts import Accounts
     from thirteen.server.settings import load_settings
-    from thirteen.server.tournaments import add_bots
 
     settings = load_settings()
     table_id = _with_db(lambda db: add_bots(db, Accounts(db, settings), tournament_id, count))
@@ -329,7 +333,7 @@ def sng_bots(
 @sng_app.command("cancel")
 def sng_cancel(tournament_id: Annotated[int, typer.Argument(help="The sit & go's id.")]) -> None:
     """Cancel a sit & go before it starts: every buy-in goes back."""
-    from thirteen.server.tournaments import cancel
+    from thirteen.server.competitions.tournaments import cancel
 
     _with_db(lambda db: cancel(db, tournament_id))
     print(f"Sit & go {tournament_id} is cancelled; every buy-in went back.")
@@ -340,7 +344,7 @@ def sng_list(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Sit & gos registering or running, and those that ended in the last day."""
-    from thirteen.server.tournaments import listing
+    from thirteen.server.competitions.tournaments import listing
 
     found = _with_db(listing)
     if json_out:
@@ -408,7 +412,7 @@ def backup_command(
     target: Annotated[Path, typer.Argument(help="The backup file to write (must not exist).")],
 ) -> None:
     """Back up the room's database while it runs (SQLite online backup, or pg_dump)."""
-    from thirteen.server.backup import backup
+    from thirteen.server.db.backup import backup
     from thirteen.server.settings import load_settings
 
     print(f"Backed up to {backup(load_settings().database_url, target)}.")
@@ -423,8 +427,8 @@ def restore_command(
     ] = None,
 ) -> None:
     """Restore a backup into an empty database, then audit it."""
-    from thirteen.server.audit import audit
-    from thirteen.server.backup import restore
+    from thirteen.server.db.backup import restore
+    from thirteen.server.money.audit import audit
     from thirteen.server.settings import load_settings
 
     database_url = into or load_settings().database_url
@@ -444,7 +448,7 @@ def promote(
     role: Annotated[str, typer.Option(help="admin or player.")] = "admin",
 ) -> None:
     """Make an account an administrator (or a player again)."""
-    from thirteen.server.accounts import AccountError, Accounts
+    from thirteen.server.money.accounts import AccountError, Accounts
     from thirteen.server.settings import load_settings
 
     if role not in ("admin", "player"):

@@ -21,10 +21,10 @@ def serve_command(
     """
     from pydantic import ValidationError
 
-    from thirteen.server.bus import BusError
+    from thirteen.server.money.signing import SigningKeyError
     from thirteen.server.serve import serve
     from thirteen.server.settings import load_settings
-    from thirteen.server.signing import SigningKeyError
+    from thirteen.server.tables.bus import BusError
 
     try:
         settings = load_settings()

@@ -3,6 +3,8 @@
 Never a password, a ticket, a session token or a card: what the room logs is chosen field by
 field at each call (``log.info("hand settled", extra={"table": 3, "hand": 12})``), and the
 formatter writes only those fields.
+
+May import: nothing of the room.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The room's Prometheus metrics, in a registry of its own (one per app, so tests can run
-several rooms in one process)."""
+several rooms in one process).
+
+May import: nothing of the room.
+"""
 
 from __future__ import annotations
 

@@ -4,10 +4,13 @@ On start every table that was open is rebuilt from the database (a crash loses n
 was told); a fresh room with no tables opens one of every preset with bots already playing.
 
 A room may run as several processes on one PostgreSQL and one Redis. Each process runs the
-tables whose lease it holds (:mod:`.leases`) — about its share of them, so a room's tables
-spread over its processes — takes over the tables of a process that died once their leases run
-out, and learns of the others' tables and sockets over the bus (:mod:`.bus`): their lobby
-entries, and the frames of sockets it holds at tables another process runs (:mod:`.relay`).
+tables whose lease it holds (:mod:`thirteen.server.tables.leases`) — about its share of them, so
+a room's tables spread over its processes — takes over the tables of a process that died once
+their leases run out, and learns of the others' tables and sockets over the bus
+(:mod:`thirteen.server.tables.bus`): their lobby entries, and the frames of sockets it holds at
+tables another process runs (:mod:`thirteen.server.tables.relay`).
+
+May import: settings, metrics, db, money, tables, competitions.
 """
 
 from __future__ import annotations
@@ -31,18 +34,19 @@ from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
 from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
 from thirteen.engine.state import Phase, new_table
-from thirteen.server import events, leases, practice
-from thirteen.server.accounts import Accounts
-from thirteen.server.bus import Bus, BusError, Message
+from thirteen.server.competitions import events, practice
+from thirteen.server.competitions.events import DuplicateHook
+from thirteen.server.competitions.tournaments import TournamentHook
 from thirteen.server.db.models import GameTable, Meta, RoomProcess
 from thirteen.server.db.session import Database
-from thirteen.server.events import DuplicateHook
 from thirteen.server.metrics import Metrics
-from thirteen.server.protocol import CLOSE_GOING_AWAY
-from thirteen.server.relay import Call, CallError, Relay
+from thirteen.server.money.accounts import Accounts
 from thirteen.server.settings import Settings
-from thirteen.server.tables import Request, TableOwner, Watcher, load_owner
-from thirteen.server.tournaments import TournamentHook
+from thirteen.server.tables import leases
+from thirteen.server.tables.bus import Bus, BusError, Message
+from thirteen.server.tables.owner import Request, TableOwner, Watcher, load_owner
+from thirteen.server.tables.protocol import CLOSE_GOING_AWAY
+from thirteen.server.tables.relay import Call, CallError, Relay
 
 log = logging.getLogger("thirteen.server.room")
 
@@ -382,7 +386,7 @@ class Room:
             )
             await hook.load()
             owner.hook = owner.gate = hook
-        elif row.practice:  # a duplicate practice run's table (practice.py)
+        elif row.practice:  # a duplicate practice run's table (competitions/practice.py)
             owner.hook = await practice.hook_for(self.db, self.accounts, row.id)
         self._start(owner)
         self.remote_lobby.pop(table_id, None)
@@ -417,8 +421,8 @@ class Room:
         self._event_looks[event_id] = loop.call_later(max(0.0, delay), look)
 
     async def advance_event(self, event_id: int) -> None:
-        """Move the event on now if it can (:func:`.events.advance`) and run this process's
-        share of any tables that opened; look again when it says."""
+        """Move the event on now if it can (:func:`thirteen.server.competitions.events.advance`)
+        and run this process's share of any tables that opened; look again when it says."""
         try:
             again = await events.advance(self.db, event_id)
             await self.discover()

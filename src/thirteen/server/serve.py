@@ -1,4 +1,7 @@
-"""Running the room under uvicorn (``thirteen serve``), and SIGTERM's orderly stop."""
+"""Running the room under uvicorn (``thirteen serve``), and SIGTERM's orderly stop.
+
+May import: settings, logs, metrics, db, money, tables, competitions, room, http.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +14,12 @@ from typing import Any
 
 import uvicorn
 
-from thirteen.server.app import create_app
-from thirteen.server.bus import preflight
-from thirteen.server.leases import default_process_name
+from thirteen.server.http.app import create_app
+from thirteen.server.http.sockets import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
 from thirteen.server.logs import configure_logging
 from thirteen.server.settings import Settings
-from thirteen.server.ws import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
+from thirteen.server.tables.bus import preflight
+from thirteen.server.tables.leases import default_process_name
 
 SHUTDOWN_SECONDS = 8
 """SIGTERM: sockets closed and writing finished within this (the issue's limit is 10 s)."""

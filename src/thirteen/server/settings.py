@@ -2,6 +2,8 @@
 
 Secrets come from the environment only, never from the repository; a missing signing key is
 generated into the data folder on first start so ``make run`` works on a fresh machine.
+
+May import: nothing of the room.
 """
 
 from __future__ import annotations

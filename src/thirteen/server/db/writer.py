@@ -8,7 +8,8 @@ moment (everything the event loop's current round made ready), runs them one aft
 an action is still durable before its table tells anyone of it. A busy room writes fewer, larger
 transactions, and an idle one writes each action at once (nothing waits on a timer). The
 room's other frequent small write, a WebSocket ticket issued or spent, is a piece too
-(:mod:`thirteen.server.accounts`), so it never holds SQLite's write lock across the loop's turns.
+(:mod:`thirteen.server.money.accounts`), so it never holds SQLite's write lock across the
+loop's turns.
 
 One piece that fails (a top-up the wallet cannot pay for, a resent action id) must not lose the
 others: the batch is rolled back and run again with each piece in a savepoint of its own, so

@@ -19,9 +19,13 @@ from collections.abc import AsyncIterator, Iterator
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from thirteen.server import practice
-from thirteen.server.accounts import Accounts, Me
-from thirteen.server.protocol import (
+from thirteen.server.competitions import practice
+from thirteen.server.money.accounts import Accounts, Me
+from thirteen.server.money.throttle import RateLimitError, Throttle
+from thirteen.server.room import Room
+from thirteen.server.settings import Settings
+from thirteen.server.tables.owner import Request, TableOwner, Watcher
+from thirteen.server.tables.protocol import (
     BURST,
     CLOSE_POLICY,
     CLOSE_SLOW,
@@ -35,11 +39,7 @@ from thirteen.server.protocol import (
     error_frame,
     parse_message,
 )
-from thirteen.server.relay import Relay, take_message
-from thirteen.server.room import Room
-from thirteen.server.settings import Settings
-from thirteen.server.tables import Request, TableOwner, Watcher
-from thirteen.server.throttle import RateLimitError, Throttle
+from thirteen.server.tables.relay import Relay, take_message
 
 log = logging.getLogger("thirteen.server.ws")
 
@@ -200,7 +200,8 @@ async def _relayed_socket(
     websocket: WebSocket, relay: Relay, table_id: int, process: str, me: Me | None
 ) -> None:
     """A socket at a table another process runs: its messages go there over the bus, and the
-    frames that process builds for it come back the same way (:mod:`.relay`)."""
+    frames that process builds for it come back the same way
+    (:mod:`thirteen.server.tables.relay`)."""
     await websocket.accept()
     metrics = websocket.app.state.metrics
     metrics.ws_connections.inc()

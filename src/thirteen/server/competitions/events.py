@@ -70,7 +70,7 @@ from thirteen.engine.rules import get_rules
 from thirteen.engine.scoring import score
 from thirteen.engine.state import Phase, new_table
 from thirteen.engine.table import _showing
-from thirteen.server.accounts import Accounts
+from thirteen.server.competitions.duplicate import TABLES, schedule, seating
 from thirteen.server.db.models import (
     DuplicateConfirmation,
     DuplicateDeal,
@@ -85,8 +85,8 @@ from thirteen.server.db.models import (
     User,
 )
 from thirteen.server.db.session import Database, lock_row
-from thirteen.server.duplicate import TABLES, schedule, seating
-from thirteen.server.tables import TableOwner
+from thirteen.server.money.accounts import Accounts
+from thirteen.server.tables.owner import TableOwner
 
 log = logging.getLogger("thirteen.server.events")
 

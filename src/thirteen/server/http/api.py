@@ -15,10 +15,10 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from starlette.responses import Response
 
 from thirteen.engine.errors import RuleError
-from thirteen.server.accounts import Accounts, Me, digest
 from thirteen.server.db.session import Database
+from thirteen.server.money.accounts import Accounts, Me, digest
+from thirteen.server.money.throttle import RateLimitError, Throttle
 from thirteen.server.settings import Settings
-from thirteen.server.throttle import RateLimitError, Throttle
 
 log = logging.getLogger("thirteen.server")
 

@@ -1,6 +1,6 @@
 """Sit & go tournaments over HTTP: the list, one tournament's standings, registering and
 unregistering, and what admins do (create, fill free seats with bots, cancel). The rules of the
-game itself live in :mod:`.tournaments`."""
+game itself live in :mod:`thirteen.server.competitions.tournaments`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from thirteen.server import tournaments
-from thirteen.server.api import Admin, Body, RowId, User, accounts_of, db_of, errors
+from thirteen.server.competitions import tournaments
+from thirteen.server.http.api import Admin, Body, RowId, User, accounts_of, db_of, errors
 from thirteen.server.room import Room
 
 router = APIRouter()

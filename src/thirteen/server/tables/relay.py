@@ -10,9 +10,9 @@ the edge, which writes it to the socket. A relayed socket therefore sees exactly
 one would.
 
 Nothing is retried over the bus. When the owner dies, loses the table or cannot be reached, or
-a message may have been lost (:class:`~thirteen.server.bus.Bus`'s ``on_reset``), the edge closes
-the socket with 1012 and a sentence; the client reconnects with ``since`` — to any process —
-and resends what was not acknowledged, which the table's journal makes safe.
+a message may have been lost (:class:`~thirteen.server.tables.bus.Bus`'s ``on_reset``), the
+edge closes the socket with 1012 and a sentence; the client reconnects with ``since`` — to any
+process — and resends what was not acknowledged, which the table's journal makes safe.
 """
 
 from __future__ import annotations
@@ -27,18 +27,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from thirteen.engine.errors import RuleError
-from thirteen.server.bus import Bus, Message
-from thirteen.server.protocol import (
+from thirteen.server.tables.bus import Bus, Message
+from thirteen.server.tables.owner import MOVED_SENTENCE as MOVED
+from thirteen.server.tables.owner import Request, Watcher
+from thirteen.server.tables.protocol import (
     CLOSE_MOVED,
     ActionMessage,
     ResyncMessage,
     error_frame,
 )
-from thirteen.server.tables import MOVED_SENTENCE as MOVED
-from thirteen.server.tables import Request, Watcher
 
 if TYPE_CHECKING:
-    from thirteen.server.tables import TableOwner
+    from thirteen.server.tables.owner import TableOwner
 
 Call = Callable[["TableOwner", dict[str, Any]], Awaitable[dict[str, Any]]]
 """A question for a table's process (a practice hint): the table and the question's

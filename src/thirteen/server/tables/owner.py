@@ -68,7 +68,6 @@ from thirteen.engine.rules import Rules
 from thirteen.engine.state import Phase, TableState, deciders, next_deadline
 from thirteen.engine.table import apply
 from thirteen.engine.views import TableView, view, view_to_json
-from thirteen.server import ledger
 from thirteen.server.db.models import (
     GameTable,
     Hand,
@@ -79,9 +78,10 @@ from thirteen.server.db.models import (
 )
 from thirteen.server.db.session import Database
 from thirteen.server.db.writer import inserted_id
-from thirteen.server.leases import LeaseLostError, fence, fence_sync
 from thirteen.server.metrics import Metrics
-from thirteen.server.protocol import (
+from thirteen.server.money import ledger
+from thirteen.server.tables.leases import LeaseLostError, fence, fence_sync
+from thirteen.server.tables.protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_MOVED,
     CLOSE_POLICY,
@@ -451,15 +451,17 @@ BotFactory = Callable[[str, Rules], Bot]
 
 
 class TableHook(Protocol):
-    """What a table's owner asks of whatever runs a tournament at it (:mod:`.tournaments`):
-    called by the owner's own task when it starts and after every hand settles."""
+    """What a table's owner asks of whatever runs a tournament at it
+    (:mod:`thirteen.server.competitions.tournaments`): called by the owner's own task when it
+    starts and after every hand settles."""
 
     async def after_hand(self, owner: TableOwner) -> None: ...
 
 
 class DealGate(Protocol):
-    """What decides a table's deals and who may watch it (a duplicate event: :mod:`.events`,
-    where three tables are dealt the same cards, hand by hand together)."""
+    """What decides a table's deals and who may watch it (a duplicate event:
+    :mod:`thirteen.server.competitions.events`, where three tables are dealt the same cards,
+    hand by hand together)."""
 
     async def next_deal(self, owner: TableOwner) -> Deal | float:
         """The deal for the table's next hand, or when to ask again (the owner also asks
@@ -521,9 +523,11 @@ class TableOwner:
         self.abandoned = False
         self._closing_tried = -1
         self.hook: TableHook | None = None
-        """A sit & go's director (:mod:`.tournaments`), set before :meth:`start`."""
+        """A sit & go's director (:mod:`thirteen.server.competitions.tournaments`), set before
+        :meth:`start`."""
         self.gate: DealGate | None = None
-        """A duplicate event's dealer (:mod:`.events`), set before :meth:`start`."""
+        """A duplicate event's dealer (:mod:`thirteen.server.competitions.events`), set before
+        :meth:`start`."""
 
     @property
     def id(self) -> int:

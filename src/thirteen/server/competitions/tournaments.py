@@ -5,7 +5,7 @@ tournament's escrow account (``sng:{id}``) when they register, and back if they 
 before the start. When the last seat is taken the tournament's table is written in the same
 transaction; a room process runs it like any table (one owner task, the journal, a restart
 rebuilds it), with one difference: its stacks are **tournament chips**, so sitting down, hands
-and leaving move no money (:class:`~thirteen.server.tables.TableOwner` asks
+and leaving move no money (:class:`~thirteen.server.tables.owner.TableOwner` asks
 ``settings.is_tournament``). What makes it a tournament is :class:`TournamentHook`, which the
 owner calls from its own task when it starts and after every hand:
 
@@ -44,11 +44,12 @@ from thirteen.engine.history import snapshot_from_json, snapshot_to_json
 from thirteen.engine.rules import get_rules
 from thirteen.engine.state import Phase, TableState, new_table
 from thirteen.engine.table import MAX_POINT_VALUE
-from thirteen.server import ledger
-from thirteen.server.accounts import Accounts, user_by_name
 from thirteen.server.db.models import GameTable, Tournament, TournamentEntry, User
 from thirteen.server.db.session import Database, lock_row
-from thirteen.server.tables import TableOwner
+from thirteen.server.money import ledger
+from thirteen.server.money.accounts import Accounts, user_by_name
+from thirteen.server.money.ledger import escrow_name
+from thirteen.server.tables.owner import TableOwner
 
 log = logging.getLogger("thirteen.server.tournaments")
 
@@ -58,15 +59,6 @@ MAX_STACK = 10**9
 
 ACTIVE = TournamentEntry.withdrawn_at.is_(None)
 """An entry still registered (not withdrawn before the start)."""
-
-
-def escrow_name(tournament_id: int) -> str:
-    return f"sng:{tournament_id}"
-
-
-def is_escrow(name: str) -> bool:
-    """Whether a ledger account is a tournament's escrow (not a seat's)."""
-    return name.startswith("sng:")
 
 
 class TournamentError(RuleError):
@@ -646,8 +638,6 @@ __all__ = [
     "cancel",
     "create_tournament",
     "default_payouts",
-    "escrow_name",
-    "is_escrow",
     "listing",
     "prizes",
     "register",

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from thirteen.server.api import Admin, Body, RowId, errors
+from thirteen.server.http.api import Admin, Body, RowId, errors
 from thirteen.server.room import Room, TableSpec
 
 router = APIRouter()

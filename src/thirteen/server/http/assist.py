@@ -29,6 +29,7 @@ from thirteen.engine.actions import (
     Surrender,
     action_to_json,
 )
+from thirteen.engine.arrangement import MAX_ROW_TEXT, TITLES, assess, row_name
 from thirteen.engine.cards import format_cards
 from thirteen.engine.errors import RuleError
 from thirteen.engine.naturals import NATURAL_TITLES
@@ -37,12 +38,11 @@ from thirteen.engine.rules import Rules
 from thirteen.engine.scoring import SetHand as Showing
 from thirteen.engine.scoring import evaluate_player
 from thirteen.engine.views import TableView
-from thirteen.server import practice
-from thirteen.server.api import ApiError, RowId, User, errors
-from thirteen.server.arrangement import MAX_ROW_TEXT, TITLES, assess, row_name
-from thirteen.server.relay import Call
+from thirteen.server.competitions import practice
+from thirteen.server.http.api import ApiError, RowId, User, errors
 from thirteen.server.room import Room
-from thirteen.server.tables import TableOwner
+from thirteen.server.tables.owner import TableOwner
+from thirteen.server.tables.relay import Call
 
 router = APIRouter()
 

@@ -1,11 +1,12 @@
 """Duplicate practice for one person: play a run of deals, and the strong bot plays the same
 deals from your seat; the difference per hand and in total says how you did against it.
 
-**The run.** A logged-in player starts a run (:mod:`.practice_routes`): a private practice
-table of any preset, the player in one seat and bots of the chosen level in the others, and a
-number of deals. Its :class:`PracticeRun` row is written with the table, before any process runs
-it; whatever process runs the table attaches :class:`DuplicateHook` (``Room._load``), which the
-table's owner calls from its own task when it starts and after every hand:
+**The run.** A logged-in player starts a run (:mod:`thirteen.server.http.practice`): a private
+practice table of any preset, the player in one seat and bots of the chosen level in the
+others, and a number of deals. Its :class:`PracticeRun` row is written with the table, before
+any process runs it; whatever process runs the table attaches :class:`DuplicateHook`
+(``Room._load``), which the table's owner calls from its own task when it starts and after
+every hand:
 
 - at the first call it seats the player and every bot at once (nothing is dealt between two of
   those seats: the owner's task deals only after the hook returns), then writes ``seated_at``;
@@ -69,11 +70,11 @@ from thirteen.engine.legal import legal_actions
 from thirteen.engine.state import Phase, TableState, deciders
 from thirteen.engine.table import apply
 from thirteen.engine.views import view
-from thirteen.server.accounts import Accounts
 from thirteen.server.db.models import GameTable, Hand, HandSeat, PracticeHand, PracticeRun, User
 from thirteen.server.db.session import Database
-from thirteen.server.leases import fence
-from thirteen.server.tables import TableOwner
+from thirteen.server.money.accounts import Accounts
+from thirteen.server.tables.leases import fence
+from thirteen.server.tables.owner import TableOwner
 
 log = logging.getLogger("thirteen.server.practice")
 

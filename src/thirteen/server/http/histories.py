@@ -1,6 +1,6 @@
 """Hand histories: a player's list of hands and their own copy of each (only the cards they
 saw opened); admins get everything. Every history handed out carries the room's signature
-(:mod:`thirteen.server.signing`), whose public key is at ``GET /api/key``."""
+(:mod:`thirteen.server.money.signing`), whose public key is at ``GET /api/key``."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pydantic import BaseModel
 from sqlalchemy import select
 
 from thirteen.engine.history import history_from_json, history_to_text, redact_history
-from thirteen.server.api import Admin, ApiError, RowId, User, db_of, errors
 from thirteen.server.db.models import GameTable, Hand, HandSeat
-from thirteen.server.signing import Signer
+from thirteen.server.http.api import Admin, ApiError, RowId, User, db_of, errors
+from thirteen.server.money.signing import Signer
 
 router = APIRouter()
 

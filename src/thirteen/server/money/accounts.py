@@ -24,9 +24,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.engine.errors import RuleError
-from thirteen.server import ledger
 from thirteen.server.db.models import Session, Ticket, User
 from thirteen.server.db.session import Database
+from thirteen.server.money import ledger
 from thirteen.server.settings import Settings, admin_names
 
 log = logging.getLogger("thirteen.server.accounts")

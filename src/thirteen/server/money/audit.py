@@ -23,7 +23,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.engine.history import snapshot_from_json
-from thirteen.server import ledger
 from thirteen.server.db.models import (
     DuplicateDeal,
     DuplicateEvent,
@@ -38,7 +37,8 @@ from thirteen.server.db.models import (
     Transfer,
 )
 from thirteen.server.db.session import Database
-from thirteen.server.tournaments import escrow_name, is_escrow
+from thirteen.server.money import ledger
+from thirteen.server.money.ledger import escrow_name, is_escrow
 
 
 @dataclass

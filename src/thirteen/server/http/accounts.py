@@ -8,16 +8,8 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import or_, select
 
-from thirteen.server import ledger
-from thirteen.server.accounts import (
-    NAME_PATTERN,
-    PASSWORD_MAX,
-    PASSWORD_MIN,
-    AccountError,
-    Accounts,
-    Me,
-)
-from thirteen.server.api import (
+from thirteen.server.db.models import LedgerAccount, Transfer
+from thirteen.server.http.api import (
     SESSION_COOKIE,
     Body,
     OriginChecked,
@@ -29,8 +21,16 @@ from thirteen.server.api import (
     optional_user,
     settings_of,
 )
-from thirteen.server.db.models import LedgerAccount, Transfer
-from thirteen.server.throttle import Throttle
+from thirteen.server.money import ledger
+from thirteen.server.money.accounts import (
+    NAME_PATTERN,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    AccountError,
+    Accounts,
+    Me,
+)
+from thirteen.server.money.throttle import Throttle
 
 router = APIRouter()
 

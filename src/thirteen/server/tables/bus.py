@@ -28,7 +28,7 @@ import redis
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from thirteen.server.protocol import encode
+from thirteen.server.tables.protocol import encode
 
 log = logging.getLogger("thirteen.server.bus")
 

@@ -33,6 +33,16 @@ def wallet_name(user_id: int) -> str:
     return f"wallet:{user_id}"
 
 
+def escrow_name(tournament_id: int) -> str:
+    """The ledger account of a sit & go's escrow (its buy-ins, until the prizes are paid)."""
+    return f"sng:{tournament_id}"
+
+
+def is_escrow(name: str) -> bool:
+    """Whether a ledger account is a tournament's escrow (not a seat's)."""
+    return name.startswith("sng:")
+
+
 class LedgerError(RuleError):
     """A transfer that cannot happen (not enough chips, a key reused for another movement)."""
 
@@ -377,8 +387,10 @@ __all__ = [
     "account_id_sync",
     "balance",
     "cached_balance_sync",
+    "escrow_name",
     "fill_wallet",
     "house",
+    "is_escrow",
     "ledger_audit",
     "settle_pot_sync",
     "transfer",

@@ -1,7 +1,7 @@
 """Duplicate team events over HTTP: the list, one event's standings, teams registering, the
 director's work (create, bot teams, start, rulings, cancel), confirmations, the side-by-side
 view of a deal and the results as CSV and JSON. The rules of the event live in
-:mod:`.events`."""
+:mod:`thirteen.server.competitions.events`."""
 
 from __future__ import annotations
 
@@ -12,9 +12,18 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
-from thirteen.server import events
-from thirteen.server.accounts import Me
-from thirteen.server.api import Admin, Body, RowId, User, accounts_of, db_of, errors, optional_user
+from thirteen.server.competitions import events
+from thirteen.server.http.api import (
+    Admin,
+    Body,
+    RowId,
+    User,
+    accounts_of,
+    db_of,
+    errors,
+    optional_user,
+)
+from thirteen.server.money.accounts import Me
 from thirteen.server.room import Room
 
 router = APIRouter()

@@ -12,27 +12,28 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
 import thirteen
-from thirteen.server import (
+from thirteen.server.competitions.leaderboards import BoardCache
+from thirteen.server.db import failpoints
+from thirteen.server.db.session import Database, migrate
+from thirteen.server.http import (
+    accounts,
     api,
     assist,
-    event_routes,
+    events,
     histories,
     leaderboards,
     lobby,
-    practice_routes,
-    routes,
-    tournament_routes,
-    web,
-    ws,
+    practice,
+    sockets,
+    static,
+    tournaments,
 )
-from thirteen.server.accounts import Accounts
-from thirteen.server.db import failpoints
-from thirteen.server.db.session import Database, migrate
 from thirteen.server.metrics import Metrics
+from thirteen.server.money.accounts import Accounts
+from thirteen.server.money.signing import load_signer
+from thirteen.server.money.throttle import Throttle
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings, load_settings
-from thirteen.server.signing import load_signer
-from thirteen.server.throttle import Throttle
 
 log = logging.getLogger("thirteen.server")
 
@@ -40,7 +41,7 @@ log = logging.getLogger("thirteen.server")
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A room serving ``settings`` (from the environment when not given); its signing key is
     read (or made) here, so a bad key stops the room before it serves
-    (:class:`~thirteen.server.signing.SigningKeyError`)."""
+    (:class:`~thirteen.server.money.signing.SigningKeyError`)."""
     settings = settings or load_settings()
     signer = load_signer(settings)
 
@@ -74,18 +75,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.signer = signer
     app.state.metrics = Metrics()
     app.state.throttle = Throttle(settings)
-    app.state.leaderboards = leaderboards.BoardCache()
+    app.state.leaderboards = BoardCache()
     api.install(app)
     for module in (
-        routes,
+        accounts,
         lobby,
         assist,
         histories,
         leaderboards,
-        tournament_routes,
-        event_routes,
-        practice_routes,
-        ws,
+        tournaments,
+        events,
+        practice,
+        sockets,
     ):
         app.include_router(module.router)
 
@@ -94,7 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         registry = app.state.metrics.registry
         return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
 
-    web.install(app)
+    static.install(app)
 
     return app
 

@@ -1,6 +1,6 @@
 """Duplicate practice over HTTP: start a run, list your runs, and one run's hands — your points,
 the strong bot's with the same cards, the difference and its running total, and both boards
-once a hand is over. How a run plays is :mod:`.practice`."""
+once a hand is over. How a run plays is :mod:`thirteen.server.competitions.practice`."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.bots.registry import NAMES
 from thirteen.engine.rules import get_rules
-from thirteen.server import ledger, practice
-from thirteen.server.api import ApiError, Body, RowId, User, db_of, errors, settings_of
+from thirteen.server.competitions import practice
 from thirteen.server.db.models import GameTable, Hand, HandSeat, PracticeHand, PracticeRun
 from thirteen.server.db.session import Database
+from thirteen.server.http.api import ApiError, Body, RowId, User, db_of, errors, settings_of
+from thirteen.server.money import ledger
 from thirteen.server.room import Room, TableSpec
-from thirteen.server.tables import Request as OwnerRequest
-from thirteen.server.tables import TableOwner
+from thirteen.server.tables.owner import Request as OwnerRequest
+from thirteen.server.tables.owner import TableOwner
 
 router = APIRouter()
 

@@ -1,0 +1,10 @@
+"""Money and trust: accounts, sessions and WebSocket tickets (``accounts``), the double-entry
+chip ledger (``ledger``), the audit that proves every chip and hand adds up (``audit``), the
+room's signature on the histories it hands out (``signing``), and the rate limits on log-ins,
+sign-ups, requests and sockets (``throttle``).
+
+Nothing here knows a table or a competition: a seat's escrow, a hand's pot and a sit & go's
+escrow are ledger accounts by name.
+
+May import: settings, db.
+"""
