@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from services import missing
 
-from thirteen.bench.room import (
+from thirteen.bench.room.load import (
     QUICK,
     Results,
     RoomOptions,

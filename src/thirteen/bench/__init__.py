@@ -18,7 +18,7 @@ SUITES: dict[str, tuple[str, str]] = {
     "fantasyland": ("fantasyland", "bench_fantasyland"),
     "setter": ("setter", "bench_setter"),
     "bots": ("bots", "bench_bots"),
-    "room": ("room", "bench_room"),
+    "room": ("room.load", "bench_room"),
     "chaos": ("chaos", "bench_chaos"),
 }
 """Suite name -> (module in this package, function returning a :class:`Report`)."""

@@ -1,0 +1,1 @@
+"""``thirteen bench room``: the card room under load (:mod:`thirteen.bench.room.load`)."""
