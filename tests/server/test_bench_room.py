@@ -9,20 +9,11 @@ from dataclasses import replace
 import pytest
 from services import missing
 
-from thirteen.bench.room.load import (
-    QUICK,
-    Results,
-    RoomOptions,
-    bench_room,
-    bucket_quantile,
-    knee_of,
-    options_from_env,
-    options_with,
-    parse_metrics,
-    percentile,
-    report_of,
-    server_compresses,
-)
+from thirteen.bench.room.figures import bucket_quantile, knee_of, parse_metrics, percentile
+from thirteen.bench.room.load import bench_room
+from thirteen.bench.room.options import QUICK, RoomOptions, options_from_env, options_with
+from thirteen.bench.room.report import Results, report_of
+from thirteen.bench.room.servers import server_compresses
 from thirteen.bench.services import ServiceMissingError
 
 

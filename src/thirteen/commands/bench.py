@@ -127,7 +127,8 @@ def room_runner(
     quick: bool, given: dict[str, object], show: Callable[[str], None]
 ) -> Callable[[], Report]:
     """The room suite with the command's options over the environment's."""
-    from thirteen.bench.room.load import QUICK, bench_room, options_from_env, options_with
+    from thirteen.bench.room.load import bench_room
+    from thirteen.bench.room.options import QUICK, options_from_env, options_with
 
     try:
         options = options_with(QUICK if quick else options_from_env(), **given)

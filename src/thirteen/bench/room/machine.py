@@ -1,0 +1,77 @@
+"""What the room benchmark reads of the machine (from ``/proc``): the CPU and resident memory
+of a process and its descendants, the bytes sent over loopback; and the open-file limit it raises
+so that thousands of sockets fit."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+from pathlib import Path
+
+
+def raise_fd_limit() -> int:
+    """Raise this process's open-file limit to the hard limit (a server started from here
+    inherits it); the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process descended from it (from ``/proc``)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo.extend(children.get(p, []))
+    return found
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of ``pid`` and its descendants, KiB (``VmRSS``)."""
+    total = 0
+    for p in process_tree(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of ``pid`` and its descendants, seconds."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for p in process_tree(pid):
+        with contextlib.suppress(OSError):
+            parts = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(parts[11]) + int(parts[12])
+    return total / ticks
+
+
+def loopback_bytes() -> int | None:
+    """Bytes sent over the loopback interface since boot (``/proc/net/dev``); ``None`` where
+    that cannot be read."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/net/dev").read_text().splitlines():
+            name, _, counters = line.partition(":")
+            if name.strip() == "lo":
+                return int(counters.split()[8])
+    return None
+
+
+__all__ = ["cpu_seconds", "loopback_bytes", "process_tree", "raise_fd_limit", "rss_kib"]
