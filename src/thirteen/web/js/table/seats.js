@@ -2,11 +2,20 @@
 // board, and at the showdown each player's results. Only what the frame gives is drawn: a board
 // that is face down is drawn as card backs, never from anything else.
 
+import { currentAccount } from "../api.js";
 import { cardElement, parseCards } from "../cards.js";
 import { h } from "../ui.js";
 import { ROWS, ROW_NAMES, SIZES } from "./setter.js";
 
 /** @typedef {Record<string, any>} View */
+/**
+ * What the table page knows of the room, written by the page as frames come and read by its
+ * pieces: the table's settings (from the snapshot), the view and the viewer's seat (from the
+ * last snapshot or update), the time bank left, and the sentence last said to the player
+ * (`say()`; a new decision or a card moved clears it).
+ * @typedef {{settings: Record<string, any> | null, view: View | null, seat: number | null,
+ *   timeBank: number | null, message: string}} Room
+ */
 
 export const NATURAL_NAMES = {
   dragon: "Dragon (13 unique cards)",
@@ -200,5 +209,94 @@ export function resultsTable(view, nameOf) {
       ),
     ),
     h("tbody", {}, ...rows),
+  );
+}
+
+/**
+ * One seat on the felt: a free one (with "Sit here" when the viewer may sit), or its player's
+ * name, stack, dealer button, timer and state, then the board (the viewer's own setter while
+ * they decide), the viewer's discards and, at the showdown, the result.
+ * @param {Record<string, any> | null} seat @param {number} index @param {string} where
+ * @param {{room: Room, watching: boolean, away: Set<number> | null,
+ *   setter: () => HTMLElement | null,
+ *   names: (board: Record<string, any>) => Record<string, string | null> | null,
+ *   nameOf: (seat: number) => string, buyIn: (seat: number) => void}} table
+ *   `setter`: the viewer's decision in progress, if any; `names`: a board's row names on show
+ */
+export function seatElement(seat, index, where, table) {
+  const { room, watching, away, nameOf } = table;
+  const { view, seat: mySeat, settings } = room;
+  if (!seat) {
+    const account = currentAccount();
+    return h(
+      "section",
+      { class: `seat empty pos-${where}`, "aria-label": `Seat ${index + 1}: free` },
+      h("p", { class: "seat-name" }, `Seat ${index + 1}`),
+      mySeat === null && !watching && account
+        ? h("button", { type: "button", onclick: () => table.buyIn(index) }, "Sit here")
+        : mySeat === null && !account
+          ? h("a", { href: "#/login" }, "Log in to sit")
+          : h("p", { class: "muted" }, "Free"),
+    );
+  }
+  const hand = view?.hand;
+  const board = hand?.boards?.find((/** @type {any} */ b) => b.seat === index) ?? null;
+  const acting = hand?.to_act?.find((/** @type {any} */ t) => t[0] === index);
+  const isMe = index === mySeat;
+  const classes = ["seat", `pos-${where}`];
+  if (isMe) classes.push("me");
+  if (acting) classes.push("acting");
+  if (seat.sitting_out) classes.push("out");
+  if (away?.has(index)) classes.push("away");
+  const head = h(
+    "div",
+    { class: "seat-head" },
+    h("span", { class: "seat-name" }, seat.player, isMe ? " (you)" : ""),
+    h("span", { class: "stack" }, `${seat.stack.toLocaleString("en")} chips`),
+    view?.button === index
+      ? h("span", { class: "dealer", role: "img", "aria-label": "Dealer button" }, "D")
+      : null,
+    acting
+      ? h("span", {
+          class: "timer",
+          role: "timer",
+          "aria-label": `Time left for ${seat.player}`,
+          "data-deadline": acting[1],
+        })
+      : null,
+  );
+  const state = h("p", { class: "seat-state" }, seatState(seat, view ?? {}, away));
+  let body = null;
+  const setter = isMe ? table.setter() : null;
+  if (setter) body = setter;
+  else if (board) {
+    body = boardElement(board, isMe ? hand.me : null, table.names(board));
+  }
+  const result = hand?.results?.find((/** @type {any} */ r) => r.seat === index);
+  // your own discards (pineapple, fantasyland): yours to see, sent to no one else
+  const discards = isMe ? parseCards(hand?.me?.discards) : [];
+  const discarded = discards.length
+    ? h(
+        "div",
+        { class: "my-discards", role: "group", "aria-label": "Your discards" },
+        h("span", {}, "Your discards (no one else sees them):"),
+        ...discards.map((c) => cardElement(c, { small: true })),
+      )
+    : null;
+  return h(
+    "section",
+    {
+      class: classes.join(" "),
+      "aria-label": `Seat ${index + 1}: ${seat.player}${isMe ? " (you)" : ""}`,
+      "data-seat": index,
+      "data-position": board ? board.position : null,
+    },
+    head,
+    state,
+    body,
+    discarded,
+    result && view?.phase === "showdown"
+      ? resultElement(result, nameOf, settings?.unit ?? 1)
+      : null,
   );
 }

@@ -1,5 +1,5 @@
 // The arrangement in progress: the player's cards in the set (one row), the three outlines
-// (front, middle, back) and the discard target. No DOM here: table.js draws it.
+// (front, middle, back) and the discard target. No DOM here: setterview.js draws it.
 //
 // Chinese Poker and fantasyland (`me.mode` "set"): every card of `me.cards` is movable; the rows
 // hold 3, 5 and 5; cards left in the set (fantasyland) or in the discard are discarded.

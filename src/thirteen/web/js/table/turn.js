@@ -1,0 +1,262 @@
+// Your turn at the table: the decision in progress. The arrangement follows the room's view (a
+// new decision starts afresh, a finished one goes); it is drawn on your seat as the setter
+// (./setterview.js), moved by click, tap, keys and drags (./setterinput.js), its rows named as
+// they fill (./evaluation.js), and played or declared over the socket, stamped with the frame it
+// was made on. At a practice table a hint may be asked for and applied.
+
+import { request } from "../api.js";
+import { parseCards } from "../cards.js";
+import { announce, errorText } from "../ui.js";
+import { rememberFocus, restoreFocus } from "./controls.js";
+import { rowEvaluation } from "./evaluation.js";
+import { naturalName } from "./seats.js";
+import { Arrangement, ROWS } from "./setter.js";
+import { cardMoves } from "./setterinput.js";
+import { setterElement } from "./setterview.js";
+
+/** @typedef {import("./seats.js").Room} Room */
+/** @typedef {import("../socket.js").TableSocket} TableSocket */
+
+/**
+ * The decision in progress: `sync()` after each frame, `element()` the setter to draw on your
+ * seat (null when you have nothing to decide), `redraw()` after a change of its own,
+ * `waiting()` for the clocks, `evaluateSoon()`, `stop()` when the page goes.
+ * @param {{tableId: number, page: HTMLElement, felt: HTMLElement, socket: TableSocket,
+ *   room: Room, hints: () => boolean, say: (text: string) => void, draw: () => void}} table
+ *   `hints`: whether a Hint button is offered; `draw`: draws the whole table again
+ */
+export function yourTurn(table) {
+  const { tableId, page, felt, socket, room, say } = table;
+  /** @type {Arrangement | null} */
+  let arrangement = null;
+  let busy = false;
+  /** the decision (arrangement key) whose surrender awaits confirmation */
+  let confirming = "";
+  /** @type {Record<string, any> | null} */
+  let hint = null;
+  /** @type {Set<string>} cards placed by the hint just applied */
+  let hinted = new Set();
+  /** @type {HTMLElement | null} */
+  let setterNode = null;
+  let setterSignature = "";
+
+  const moves = cardMoves(felt, {
+    arrangement: () => arrangement,
+    busy: () => busy,
+    changed,
+    redraw,
+    play,
+    say,
+  });
+  const evaluation = rowEvaluation(tableId, {
+    arrangement: () => arrangement,
+    node: () => setterNode,
+  });
+
+  /** The arrangement follows the room: a new decision starts afresh, a finished one goes. */
+  function sync() {
+    const view = room.view;
+    const me = view?.hand?.me;
+    if (!me || !me.must_act || view?.phase !== "playing") {
+      arrangement = null;
+      moves.clear();
+      busy = false;
+      hint = null;
+      return;
+    }
+    const key = `${view?.hand.number}:${view?.hand.street}:${me.mode}:${me.cards}`;
+    if (arrangement && arrangement.key === key) return;
+    const cards = parseCards(me.cards);
+    arrangement = new Arrangement({
+      key,
+      mode: me.mode,
+      cards,
+      fixed: {
+        front: parseCards(me.front),
+        middle: parseCards(me.middle),
+        back: parseCards(me.back),
+      },
+      room: me.room,
+      discard: me.mode === "set" ? Math.max(0, cards.length - 13) : me.discard_now,
+    });
+    moves.clear();
+    busy = false;
+    hint = null;
+    hinted = new Set();
+    evaluation.forget();
+    room.message = "";
+    evaluation.schedule();
+    const what =
+      me.mode === "set"
+        ? cards.length > 13
+          ? `set ${cards.length} cards (fantasyland)`
+          : "set your hand"
+        : me.discard_now
+          ? `place ${cards.length - me.discard_now} cards and discard ${me.discard_now}`
+          : `place ${cards.length === 1 ? "your card" : `${cards.length} cards`}`;
+    const left = me.deadline ? `, ${Math.round(me.deadline - socket.now())} seconds` : "";
+    announce(`Your turn: ${what}${left}.`);
+  }
+
+  /** The setter, kept as it is across frames that change nothing it shows (a drag or a focus
+   * in progress is not disturbed by other players' moves). */
+  function currentSetter() {
+    const me = room.view?.hand?.me;
+    const signature = [
+      arrangement?.key,
+      busy,
+      room.message,
+      me?.can_surrender,
+      Math.floor(room.timeBank ?? 0),
+      JSON.stringify(me?.naturals ?? []),
+    ].join("|");
+    if (!setterNode || signature !== setterSignature) {
+      setterNode = drawSetter();
+      setterSignature = signature;
+    }
+    return setterNode;
+  }
+
+  function drawSetter() {
+    const a = /** @type {Arrangement} */ (arrangement);
+    const root = setterElement(
+      {
+        arrangement: a,
+        me: room.view?.hand?.me ?? null,
+        settings: room.settings,
+        busy,
+        message: room.message,
+        confirming: confirming === a.key,
+        hint,
+        hints: table.hints(),
+        timeBank: room.timeBank,
+        selected: moves.selected,
+        hinted,
+      },
+      {
+        changed,
+        play,
+        decide,
+        askHint,
+        applyHint(action) {
+          if (a.apply(action)) {
+            markHinted(action);
+            changed();
+          } else say("The hint no longer fits these cards.");
+        },
+        askSurrender() {
+          confirming = a.key;
+          redraw();
+          /** @type {HTMLElement | null} */ (
+            felt.querySelector('[data-focus="Keep playing"]')
+          )?.focus();
+        },
+        keepPlaying() {
+          confirming = "";
+          redraw();
+        },
+        useTimeBank() {
+          socket.act({ type: "time_bank" }, room.view?.state_id);
+        },
+      },
+    );
+    evaluation.show(root);
+    moves.listen(root);
+    return root;
+  }
+
+  /** The arrangement changed: draw it now, evaluate it a little later. */
+  function changed() {
+    room.message = "";
+    if (hinted.size && arrangement && !arrangement.placed()) hinted = new Set();
+    redraw();
+    evaluation.schedule();
+  }
+
+  function redraw() {
+    const focus = rememberFocus(page);
+    const old = felt.querySelector(".setter");
+    setterNode = null;
+    if (old && arrangement) old.replaceWith(currentSetter());
+    else table.draw();
+    restoreFocus(page, focus);
+  }
+
+  function play() {
+    if (!arrangement || !arrangement.complete()) return;
+    decide(arrangement.action());
+  }
+
+  /** Send a decision, stamped with the frame it was made on. @param {Record<string, any>} action */
+  async function decide(action) {
+    const view = room.view;
+    if (!view || busy) return;
+    busy = true;
+    const key = arrangement?.key;
+    redraw();
+    const answer = await socket.act(action, view.state_id);
+    if (answer.type === "error") {
+      if (arrangement && arrangement.key === key) {
+        busy = false;
+        say(
+          answer.code === "stale"
+            ? "The table moved on; check your cards and play again."
+            : answer.message,
+        );
+        redraw();
+      } else {
+        say(answer.message);
+      }
+    } else if (action.type === "declare_natural") {
+      announce(`Natural declared: ${naturalName(action.natural)}.`);
+    }
+  }
+
+  async function askHint() {
+    const asked = arrangement;
+    hint = { thinking: true };
+    redraw();
+    try {
+      const answer = await request("GET", `/api/tables/${tableId}/hint`);
+      if (arrangement !== asked) return;
+      hint = answer;
+      redraw();
+      announce(`Hint: ${answer?.text ?? ""}`);
+    } catch (error) {
+      if (arrangement !== asked) return;
+      hint = null;
+      redraw();
+      say(errorText(error));
+    }
+  }
+
+  /** The cards a hint moved, marked for a moment (an outline, and a word for screen readers).
+   * @param {Record<string, any>} action */
+  function markHinted(action) {
+    hinted = new Set(ROWS.flatMap((r) => parseCards(action[r])));
+  }
+
+  return {
+    get arrangement() {
+      return arrangement;
+    },
+    sync,
+    /** The setter to draw on your seat, or null when you have nothing to decide. */
+    element() {
+      return arrangement ? currentSetter() : null;
+    },
+    redraw,
+    /** Your decision while it waits for you (its key and deadline); null once sent. */
+    waiting() {
+      const me = room.view?.hand?.me;
+      return arrangement && me?.must_act && !busy
+        ? { key: arrangement.key, deadline: me.deadline ?? null }
+        : null;
+    },
+    evaluateSoon: evaluation.schedule,
+    stop() {
+      moves.stop();
+      evaluation.stop();
+    },
+  };
+}
