@@ -1,7 +1,21 @@
-// What the pages share: labelled fields, numbers and times as people read them, and where to go
-// back to after logging in.
+// What the pages share: labelled fields, numbers and times as people read them, the presets and
+// the bots' levels a form offers, and where to go back to after logging in.
 
 import { h } from "../ui.js";
+
+/** The presets the room knows (thirteen.engine.rules.PRESETS). */
+export const PRESETS = [
+  "chinese-1-6",
+  "chinese-2-4",
+  "chinese-1-4",
+  "chinese-1-3",
+  "ofc",
+  "ofc-pineapple",
+  "ofc-pineapple-progressive",
+  "open-face-cards",
+];
+/** The bots' levels, as the room names them (a form offers them in this order). */
+export const BOT_LEVELS = ["random", "heuristic", "strong"];
 
 let counter = 0;
 

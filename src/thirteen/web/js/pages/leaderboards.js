@@ -4,8 +4,7 @@
 
 import { currentAccount, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
-import { field, signed, uid } from "./common.js";
-import { PRESETS } from "./lobby.js";
+import { PRESETS, field, signed, uid } from "./common.js";
 
 /**
  * @typedef {{rank: number, name: string, hands: number, net_units: number,

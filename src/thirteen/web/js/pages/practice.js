@@ -6,8 +6,7 @@ import { currentAccount, loadAccount, request } from "../api.js";
 import { cardElement, parseCards } from "../cards.js";
 import { difference } from "../table/duplicate.js";
 import { announce, errorText, h } from "../ui.js";
-import { chips, field, formAlert, gameName, loginPrompt, timeElement } from "./common.js";
-import { PRESETS } from "./lobby.js";
+import { PRESETS, chips, field, formAlert, gameName, loginPrompt, timeElement } from "./common.js";
 
 const STATUS = { playing: "Playing", finished: "Finished", ended: "Ended early" };
 const LEVELS = [
