@@ -5,8 +5,8 @@ deals from your seat; the difference per hand and in total says how you did agai
 practice table of any preset, the player in one seat and bots of the chosen level in the
 others, and a number of deals. Its :class:`PracticeRun` row is written with the table, before
 any process runs it; whatever process runs the table attaches :class:`DuplicateHook`
-(``Room._load``), which the table's owner calls from its own task when it starts and after
-every hand:
+(``Room._attach_hooks``), which the table's owner calls from its own task when it starts and
+after every hand:
 
 - at the first call it seats the player and every bot at once (nothing is dealt between two of
   those seats: the owner's task deals only after the hook returns), then writes ``seated_at``;

@@ -4,8 +4,13 @@ fencing token (``leases``), the Redis bus between processes (``bus``), and the r
 serves a socket held by one process at a table another runs (``relay``) — plus the table
 protocol's messages and close codes (``protocol``).
 
+The room composes two pieces from here: where tables run (``placement``: which tables this
+process takes, its leases' renewal, handing tables over, finding a table's process) and the
+lobby's feed (``lobby``: the lobby's watchers and the entries of every process's tables).
+
 A table knows competitions only through the hooks its owner calls (``TableHook``,
-``DealGate``); the room attaches them.
+``DealGate``); the room attaches them (through ``placement``'s ``attach``), and tells the
+lobby which tables it lists.
 
 May import: settings, metrics, db, money.
 """
