@@ -11,7 +11,6 @@ import (a test keeps it so), and imports point down this list only:
 - ``tables/``: one owner task per table and its pieces; leases, the bus and the relay for a
   room of several processes; the table protocol's messages.
 - ``competitions/``: duplicate team events, sit & go, duplicate practice, leaderboards.
-- ``event_clock``: when this process looks at each duplicate event again.
 - ``room``: every live table of this process, the lobby feed, and where each table runs
   (composing the pieces of ``tables/`` and the event clock).
 - ``http/``: the FastAPI app, its JSON routes by concept, sockets, static files.

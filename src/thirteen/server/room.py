@@ -13,11 +13,11 @@ tables another process runs (:mod:`thirteen.server.tables.relay`).
 The room composes pieces, each of its own module: where tables run
 (:mod:`thirteen.server.tables.placement`: discovery, leases, shedding, taking over), the lobby's
 feed (:mod:`thirteen.server.tables.lobby`) and the duplicate events' clock
-(:mod:`thirteen.server.event_clock`). What those need from the competitions — a table's hook and
-gate, whether the lobby lists a table — the room hands them, so the ``tables`` package stays
-below the competitions.
+(:mod:`thirteen.server.competitions.events.clock`). What those need from the competitions — a
+table's hook and gate, whether the lobby lists a table — the room hands them, so the ``tables``
+package stays below the competitions.
 
-May import: settings, metrics, db, money, tables, competitions, event_clock.
+May import: settings, metrics, db, money, tables, competitions.
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
 from thirteen.engine.state import new_table
 from thirteen.server.competitions import practice
 from thirteen.server.competitions.events import DuplicateHook
+from thirteen.server.competitions.events.clock import EventClock
 from thirteen.server.competitions.tournaments import TournamentHook
 from thirteen.server.db.models import GameTable, Meta
 from thirteen.server.db.session import Database
-from thirteen.server.event_clock import EventClock
 from thirteen.server.metrics import Metrics
 from thirteen.server.money.accounts import Accounts
 from thirteen.server.settings import Settings
@@ -185,9 +185,9 @@ class Room:
     """The room in this process, composed of its pieces: where tables run
     (:class:`~thirteen.server.tables.placement.Placement`), the lobby's feed
     (:class:`~thirteen.server.tables.lobby.LobbyFeed`) and the duplicate events' clock
-    (:class:`~thirteen.server.event_clock.EventClock`). It opens and closes itself, creates and
-    closes tables, seats their bots, gives each table it loads its competition's hook, and
-    answers questions about any table of the room's wherever it runs."""
+    (:class:`~thirteen.server.competitions.events.clock.EventClock`). It opens and closes itself,
+    creates and closes tables, seats their bots, gives each table it loads its competition's hook,
+    and answers questions about any table of the room's wherever it runs."""
 
     def __init__(self, db: Database, settings: Settings, accounts: Accounts, metrics: Metrics):
         self.db = db

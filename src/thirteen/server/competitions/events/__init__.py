@@ -57,14 +57,16 @@ as ever):
 - :mod:`.scoreboard`: an event loaded for its pages, its summary, the listing, the
   standings.
 - :mod:`.results`: a deal side by side at the three tables, the results as CSV.
+- :mod:`.clock`: :class:`EventClock`, when each process of the room looks at an event again.
 
-They import one another downwards only: ``registration``, ``rounds``, ``rulings`` and
-``scoreboard`` import ``common``; ``hook`` imports ``rounds``; ``results`` imports
-``scoreboard``; none imports this package, which imports them all.
+They import one another downwards only: ``registration``, ``rounds``, ``rulings`` and ``scoreboard``
+import ``common``; ``hook`` and ``clock`` import ``rounds``; ``results`` imports ``scoreboard``;
+none imports this package, which imports them all.
 """
 
 from __future__ import annotations
 
+from thirteen.server.competitions.events.clock import EventClock
 from thirteen.server.competitions.events.common import EVENT_STACK, STATUSES, EventError
 from thirteen.server.competitions.events.hook import HOLD_SECONDS, DuplicateHook
 from thirteen.server.competitions.events.registration import (
@@ -100,6 +102,7 @@ __all__ = [
     "STATUSES",
     "TEAM_NAME",
     "DuplicateHook",
+    "EventClock",
     "EventError",
     "EventSpec",
     "add_bot_teams",

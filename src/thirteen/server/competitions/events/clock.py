@@ -4,10 +4,8 @@ An event moves on by itself — it starts at its time, and each round's tables o
 round before is over (:func:`thirteen.server.competitions.events.advance`) — so someone has to
 look at it at the right moments: each process keeps a timer per event it has heard of (from its
 own tables' hooks, from the routes, from the database's list of events due), and at each look
-runs its share of any tables that opened. A piece of its own beside the room: it keeps the
+runs its share of any tables that opened (the room hands it ``discover``). It keeps the
 competitions' time, which has nothing to do with where tables run or what the lobby shows.
-
-May import: db, competitions.
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from thirteen.server.competitions import events
+from thirteen.server.competitions.events.rounds import advance, due_events
 from thirteen.server.db.session import Database
 
 log = logging.getLogger("thirteen.server.room")  # the room's lines, as before this module
@@ -61,7 +59,7 @@ class EventClock:
         """Move the event on now if it can (:func:`thirteen.server.competitions.events.advance`)
         and run this process's share of any tables that opened; look again when it says."""
         try:
-            again = await events.advance(self.db, event_id)
+            again = await advance(self.db, event_id)
             await self.discover()
         except Exception:
             log.exception("advancing an event failed; trying again", extra={"event": event_id})
@@ -72,7 +70,7 @@ class EventClock:
     async def look_at_due(self) -> None:
         """Look now at every event the database says is due (one whose look already waits for
         its time aside)."""
-        for event_id in await events.due_events(self.db):
+        for event_id in await due_events(self.db):
             if event_id not in self._looks:  # (a look already waits for its time)
                 self.look_at_event(event_id)
 
