@@ -17,7 +17,8 @@ from table_helpers import SALTS, table_with
 from thirteen.engine.actions import StartHand
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import quote
-from thirteen.engine.history import FORMAT, begin_history, history_to_json
+from thirteen.engine.history import begin_history, history_to_json
+from thirteen.engine.history_format import FORMAT
 from thirteen.engine.rules import get_rules
 
 CLI = Callable[..., Run]

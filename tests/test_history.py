@@ -21,19 +21,16 @@ from thirteen.engine.errors import RuleError
 from thirteen.engine.events import HandStarted
 from thirteen.engine.history import (
     HandHistory,
-    Verification,
     begin_history,
     finish,
     history_from_json,
-    history_from_text,
     history_to_json,
-    history_to_text,
     record,
     redact_history,
     replay,
-    verify_history,
-    verify_text,
 )
+from thirteen.engine.history_text import history_from_text, history_to_text
+from thirteen.engine.history_verify import Verification, verify_history, verify_text
 from thirteen.engine.legal import legal_actions
 from thirteen.engine.rules import get_rules
 from thirteen.engine.snapshot import (

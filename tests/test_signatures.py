@@ -17,16 +17,9 @@ import pytest
 from cli_helpers import Run, run_cli
 from thirteen.bots.arena import play
 from thirteen.bots.base import RandomBot
-from thirteen.engine.history import (
-    HandHistory,
-    history_from_text,
-    history_to_json,
-    history_to_text,
-    redact_history,
-    signed_bytes,
-    verify_history,
-    verify_text,
-)
+from thirteen.engine.history import HandHistory, history_to_json, redact_history, signed_bytes
+from thirteen.engine.history_text import history_from_text, history_to_text
+from thirteen.engine.history_verify import verify_history, verify_text
 from thirteen.engine.rules import get_rules
 from thirteen.server.money.signing import Signer, SigningKeyError, load_signer
 from thirteen.server.settings import load_settings

@@ -57,13 +57,9 @@ def test_every_event_has_a_json_form() -> None:
 def test_a_time_bank_moves_the_pending_deadline_and_replays() -> None:
     from thirteen.engine.actions import UseTimeBank
     from thirteen.engine.events import TimeBankUsed
-    from thirteen.engine.history import (
-        begin_history,
-        history_to_json,
-        history_to_text,
-        record,
-        verify_text,
-    )
+    from thirteen.engine.history import begin_history, history_to_json, record
+    from thirteen.engine.history_text import history_to_text
+    from thirteen.engine.history_verify import verify_text
     from thirteen.engine.state import deciders
 
     rules = get_rules("chinese-1-6")

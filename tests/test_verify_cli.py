@@ -14,13 +14,9 @@ import pytest
 from cli_helpers import Run, run_cli
 from thirteen.bots.arena import play, seated_table, seeded_deal
 from thirteen.bots.base import RandomBot
-from thirteen.engine.history import (
-    HandHistory,
-    history_to_json,
-    history_to_text,
-    redact_history,
-    verify_history,
-)
+from thirteen.engine.history import HandHistory, history_to_json, redact_history
+from thirteen.engine.history_text import history_to_text
+from thirteen.engine.history_verify import verify_history
 from thirteen.engine.rules import get_rules
 
 CLI = Callable[..., Run]

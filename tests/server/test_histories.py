@@ -18,7 +18,7 @@ from services import serve_in_thread
 
 from cli_helpers import Run, run_cli
 from thirteen.client import RoomClient
-from thirteen.engine.history import history_to_text
+from thirteen.engine.history_text import history_to_text
 from thirteen.engine.rules import get_rules
 from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings

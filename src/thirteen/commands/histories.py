@@ -14,7 +14,8 @@ from typing import Annotated, Any
 import typer
 
 from thirteen.commands.common import fail
-from thirteen.engine.history import HandHistory, history_to_json, history_to_text, redact_history
+from thirteen.engine.history import HandHistory, history_to_json, redact_history
+from thirteen.engine.history_text import history_to_text
 
 HistoriesOption = Annotated[
     Path | None,

@@ -12,13 +12,8 @@ from typing import Annotated, Any
 import typer
 
 from thirteen.commands.common import console, fail, name_of, parse_json, read_text
-from thirteen.engine.history import (
-    Verification,
-    decode_base64,
-    signing_key_id,
-    verify_history,
-    verify_text,
-)
+from thirteen.engine.history import decode_base64, signing_key_id
+from thirteen.engine.history_verify import Verification, verify_history, verify_text
 
 VERIFIED, FAILED, UNREADABLE, PARTIAL = 0, 1, 2, 3
 """Exit codes: everything verified; something is false; not a readable history; only part of it
