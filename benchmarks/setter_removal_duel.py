@@ -38,7 +38,7 @@ from make_setter_tables import (  # noqa: E402
     strengths_of,
 )
 
-from thirteen.bots import _setter_kernels as k  # noqa: E402
+from thirteen.bots import _setter_search as setter_search  # noqa: E402
 from thirteen.bots._setter_removal import (  # noqa: E402
     SUITS,
     Removal,
@@ -61,7 +61,7 @@ def play_removal(hands: Any, removal: Removal) -> Played:
         part = slice(start, min(n, start + CHUNK))
         search_many_removal(
             hands[part],
-            *k.SEARCH_TABLES,
+            *setter_search.SEARCH_TABLES,
             *m.search_args,
             *removal.search_args,
             *m.decide_args,

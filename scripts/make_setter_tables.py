@@ -32,7 +32,9 @@ import numpy.typing as npt
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from thirteen.bots import _setter_kernels as k
+from thirteen.bots import _setter_decide as setter_decide
+from thirteen.bots import _setter_search as setter_search
+from thirteen.bots import _setter_values as setter_values
 from thirteen.bots._setter_tables import (
     GRID,
     FieldTables,
@@ -126,9 +128,9 @@ def play(hands: I8, m: Model, advance: Any = None) -> Played:
     out = Played(np.empty((n, 3), np.int32), np.empty(n, np.int32), np.empty(n, np.float64))
     for start in range(0, n, CHUNK):
         part = slice(start, min(n, start + CHUNK))
-        k.search_many(
+        setter_decide.search_many(
             hands[part],
-            *k.SEARCH_TABLES,
+            *setter_search.SEARCH_TABLES,
             *m.search_args,
             *m.decide_args,
             out.picks[part],
@@ -142,15 +144,15 @@ def play(hands: I8, m: Model, advance: Any = None) -> Played:
 
 def rows_values(strengths: I32, m: Model) -> F64:
     """The model's value of settings with these row strengths (against an opponent who sets)."""
-    return k.rows_values(strengths, *m.value_args)
+    return setter_values.rows_values(strengths, *m.value_args)
 
 
 def strengths_of(hands: I8, picks: I32, lowball: bool) -> I32:
     """(front, middle, back) strengths of the chosen settings; the middle's 2-7 value if lowball."""
     rows = np.arange(len(hands))[:, None]
-    front = hands[rows, k.SUB3[picks[:, 0]]]
-    middle = hands[rows, k.SUB5[picks[:, 1]]]
-    back = hands[rows, k.SUB5[picks[:, 2]]]
+    front = hands[rows, setter_search.SUB3[picks[:, 0]]]
+    middle = hands[rows, setter_search.SUB5[picks[:, 1]]]
+    back = hands[rows, setter_search.SUB5[picks[:, 2]]]
     out = np.empty((len(hands), 3), dtype=np.int32)
     out[:, 0] = evaluate_batch(front)
     out[:, 1] = lowball_batch(middle) if lowball else evaluate_batch(middle)
@@ -371,16 +373,16 @@ def _cross_check(rules: Any, hands: I8, played: Played, lowball: bool, roy: F64,
             cards = [int(c) for c in hands[j]]
             act = int(played.actions[j])
             if act >= 0:
-                shown.append(DeclaredNatural(k.NATURAL_ORDER[act], tuple(cards)))
+                shown.append(DeclaredNatural(setter_decide.NATURAL_ORDER[act], tuple(cards)))
             elif act == -2:
                 shown.append(Surrender(tuple(cards)))
             else:
                 pick = played.picks[j]
                 shown.append(
                     SetHand.of(
-                        [int(c) for c in hands[j][k.SUB3[pick[0]]]],
-                        [int(c) for c in hands[j][k.SUB5[pick[1]]]],
-                        [int(c) for c in hands[j][k.SUB5[pick[2]]]],
+                        [int(c) for c in hands[j][setter_search.SUB3[pick[0]]]],
+                        [int(c) for c in hands[j][setter_search.SUB5[pick[1]]]],
+                        [int(c) for c in hands[j][setter_search.SUB5[pick[2]]]],
                     )
                 )
         engine = score(rules, shown).matrix[0][1]
@@ -441,8 +443,8 @@ def check(
     lo = np.stack([m.lose[r, sample[:, r]] for r in range(3)], axis=1)
     product_scoop = w.prod(axis=1)
     product_scooped = lo.prod(axis=1)
-    copula_scoop = np.array([k._all_three(m.dw3, m.grid, *x) for x in w])
-    copula_scooped = np.array([k._all_three(m.dl3, m.grid, *x) for x in lo])
+    copula_scoop = np.array([setter_values._all_three(m.dw3, m.grid, *x) for x in w])
+    copula_scooped = np.array([setter_values._all_three(m.dl3, m.grid, *x) for x in lo])
     predicted = rows_values(sample, m)
     report["scoop"] = {
         "settings": len(sample),

@@ -6,7 +6,7 @@ Usage: python scripts/ofc_variants.py --variant base learns:rollout_learns=1
        [--budget 0.1] [--out DIR] [--report [--out DIR DIR …]]
 
 A variant is ``NAME`` or ``NAME:setting=value,setting=value`` with settings from
-``thirteen.bots._ofc_kernels.P_NAMES`` (``foul_aversion``, ``rollout_learns``,
+``thirteen.bots._ofc_values.P_NAMES`` (``foul_aversion``, ``rollout_learns``,
 ``rollout_foul_penalty``, …) set on the strong player's model (a variant without settings is
 today's player; ``rollout_learns=0,rollout_foul_penalty=0`` the player before issue 14), and
 ``adapt=0`` turns off its reading of the opponent (``MonteCarloOFCBot.adapt``: on by default;

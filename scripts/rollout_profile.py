@@ -3,7 +3,7 @@
 Usage: python scripts/rollout_profile.py [--rules ofc-pineapple] [--boards 40000] [--seed 7]
 
 Each board is played from the first street to the last as the reference field's are
-(``_ofc_kernels.field_boards``: ``complete``, the heuristic learning each street's cards) with
+(``_ofc_rollouts.field_boards``: ``complete``, the heuristic learning each street's cards) with
 the foul penalty of the heuristic player, of the player's rollouts (4/3 of it) and 5/3 of it,
 street by street and with the last two streets placed together (``rollout_lookahead``). No
 opponent: the rates are the policy's own, to set beside those of the player it stands for
@@ -17,7 +17,8 @@ import math
 
 import numpy as np
 
-from thirteen.bots import _ofc_kernels as k
+from thirteen.bots import _ofc_rollouts as ofc_rollouts
+from thirteen.bots import _ofc_values as ofc_values
 from thirteen.bots._ofc_model import Model, later_streets, live_counts, model_for
 from thirteen.engine.rules import get_rules
 
@@ -25,17 +26,26 @@ Z95 = 1.959963984540054
 
 
 def finish(
-    boards: int, sizes: k.I64, discards: k.I64, model: Model, p: k.F64, seed: int
+    boards: int,
+    sizes: ofc_values.I64,
+    discards: ofc_values.I64,
+    model: Model,
+    p: ofc_values.F64,
+    seed: int,
 ) -> tuple[float, float, float]:
     """Fouls, fantasylands and mean royalties of ``boards`` boards played from empty (the
-    reference field's boards, ``_ofc_kernels.field_boards``, by the policy ``p``)."""
+    reference field's boards, ``_ofc_rollouts.field_boards``, by the policy ``p``)."""
     live_rank, live_suit = live_counts(range(52))
-    k.seed(seed)
-    out = k.field_boards(boards, sizes, discards, live_rank, live_suit, 52.0, model.it, model.rt, p)
-    fouled = out[:, k.RES_FOUL] > 0.0
+    ofc_rollouts.seed(seed)
+    out = ofc_rollouts.field_boards(
+        boards, sizes, discards, live_rank, live_suit, 52.0, model.it, model.rt, p
+    )
+    fouled = out[:, ofc_rollouts.RES_FOUL] > 0.0
     # field boards carry no fantasyland worth: it is the front's, on a board that holds
-    earned = (model.rt[k.FLV, out[:, k.RES_F].astype(np.int64)] > 0.0) & ~fouled
-    royalties = out[:, k.RES_RF] + out[:, k.RES_RM] + out[:, k.RES_RB]
+    earned = (model.rt[ofc_values.FLV, out[:, ofc_rollouts.RES_F].astype(np.int64)] > 0.0) & ~fouled
+    royalties = (
+        out[:, ofc_rollouts.RES_RF] + out[:, ofc_rollouts.RES_RM] + out[:, ofc_rollouts.RES_RB]
+    )
     return float(fouled.mean()), float(earned.mean()), float(royalties.mean())
 
 
@@ -50,15 +60,15 @@ def main() -> None:
     streets, per_street = later_streets(rules, 0)
     sizes = np.array(streets, dtype=np.int64)
     discards = np.array(per_street, dtype=np.int64)
-    own = float(model.p[k.P_FOUL_PEN])
+    own = float(model.p[ofc_values.P_FOUL_PEN])
     print(f"{rules.name}, {args.boards:,} boards from the first street (± 95 %):")
     print("| foul penalty | last two streets | fouls | fantasyland | royalties |")
     print("|---:|---|---:|---:|---:|")
     for scale in (1.0, 4.0 / 3.0, 5.0 / 3.0):
         for lookahead in (0.0, 3.0):
             p = model.p.copy()
-            p[k.P_FOUL_PEN] = own * scale
-            p[k.P_LOOKAHEAD] = lookahead
+            p[ofc_values.P_FOUL_PEN] = own * scale
+            p[ofc_values.P_LOOKAHEAD] = lookahead
             fouls, fantasylands, royalties = finish(
                 args.boards, sizes, discards, model, p, args.seed
             )

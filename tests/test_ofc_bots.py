@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 from table_helpers import SALTS
-from thirteen.bots import _ofc_kernels as k
+from thirteen.bots import _ofc_rollouts as ofc_rollouts
+from thirteen.bots import _ofc_streets as ofc_streets
+from thirteen.bots import _ofc_values as ofc_values
 from thirteen.bots._ofc_model import (
     Model,
     Opponent,
@@ -118,8 +120,8 @@ def test_kernel_scoring_matches_the_engine(name: str) -> None:
     rules = get_rules(name)
     model = model_for(rules)
     rng = random.Random(7)
-    me = np.zeros(k.RES_SIZE)
-    other = np.zeros(k.RES_SIZE)
+    me = np.zeros(ofc_rollouts.RES_SIZE)
+    other = np.zeros(ofc_rollouts.RES_SIZE)
     for _ in range(300):
         deck = list(DECK)
         rng.shuffle(deck)
@@ -127,23 +129,28 @@ def test_kernel_scoring_matches_the_engine(name: str) -> None:
         hands = [Showing.of(b[:3], b[3:8], b[8:]) for b in boards]
         for board, out in zip(boards, (me, other), strict=True):
             slots, _ = board_arrays((tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])))
-            k.board_result(slots, model.it, model.rt, model.p, out)
+            ofc_rollouts.board_result(slots, model.it, model.rt, model.p, out)
         result = score(rules, hands)
         for i, out in enumerate((me, other)):
             player = evaluate_player(rules, hands[i])
-            assert bool(out[k.RES_FOUL]) == player.foul
+            assert bool(out[ofc_rollouts.RES_FOUL]) == player.foul
             assert player.strengths is not None
-            assert tuple(int(x) for x in out[k.RES_F : k.RES_B + 1]) == player.strengths
-            assert out[k.RES_RF : k.RES_RB + 1].tolist() == list(player.royalty_rows)
-            assert out[k.RES_FAN] == player.fan
+            assert (
+                tuple(int(x) for x in out[ofc_rollouts.RES_F : ofc_rollouts.RES_B + 1])
+                == player.strengths
+            )
+            assert out[ofc_rollouts.RES_RF : ofc_rollouts.RES_RB + 1].tolist() == list(
+                player.royalty_rows
+            )
+            assert out[ofc_rollouts.RES_FAN] == player.fan
             worth = (
                 0.0
                 if player.fantasyland_cards is None
                 else fantasyland_worth(rules, player.fantasyland_cards)
             )
-            assert out[k.RES_FL] == pytest.approx(worth)
-        assert k.pair_points(me, other, model.p) == result.matrix[0][1]
-        assert k.pair_points(other, me, model.p) == result.matrix[1][0]
+            assert out[ofc_rollouts.RES_FL] == pytest.approx(worth)
+        assert ofc_rollouts.pair_points(me, other, model.p) == result.matrix[0][1]
+        assert ofc_rollouts.pair_points(other, me, model.p) == result.matrix[1][0]
 
 
 def test_made_strength_is_a_lower_bound_of_the_finished_row() -> None:
@@ -157,8 +164,8 @@ def test_made_strength_is_a_lower_bound_of_the_finished_row() -> None:
         part, counts = board_arrays(kept)
         done, _ = board_arrays(full)
         for row in range(3):
-            made = k.made_strength(part, counts, row, model.it)
-            assert made <= k.row_strength(done, row, model.it)
+            made = ofc_values.made_strength(part, counts, row, model.it)
+            assert made <= ofc_values.row_strength(done, row, model.it)
 
 
 # ----------------------------------------------------------------------------- views only
@@ -236,7 +243,7 @@ def test_monte_carlo_samples_only_unseen_cards() -> None:
     shown = visible_cards(seat_view)
     assert set(situation.unseen) == set(DECK) - shown
     kinds = sorted(o.kind for o in situation.opponents)
-    assert kinds == [k.OPP_STREETS, k.OPP_FANTASYLAND]
+    assert kinds == [ofc_rollouts.OPP_STREETS, ofc_rollouts.OPP_FANTASYLAND]
     bot = MonteCarloOFCBot(rules, seed=2)
     bot.choose(seat_view, legal_actions(seat_view), 0.01)
     analysis = bot.last_analysis
@@ -467,7 +474,11 @@ def test_the_player_plays_careful_settings_only_against_careful_opponents(name: 
     assert bool(changes) == (name == "ofc-pineapple")  # measured there, nowhere else
     played = bot.playing_model()
     for setting, value in changes.items():
-        assert played.p[k.P_NAMES.index(setting)] == value != bot.model.p[k.P_NAMES.index(setting)]
+        assert (
+            played.p[ofc_values.P_NAMES.index(setting)]
+            == value
+            != bot.model.p[ofc_values.P_NAMES.index(setting)]
+        )
     assert (played is bot.model) == (not changes)
     assert bot.playing_model() is played  # made once
     bot.adapt = False
@@ -499,7 +510,7 @@ def test_analysis_lists_every_legal_placement_once() -> None:
     sampled = [o for o in result.options if o.deals]
     assert sampled[0] == result.best
     survivors = [o for o in sampled if o.deals == result.best.deals]
-    aversion = model_for(rules).p[k.P_AVERSION] * len(situation.opponents)
+    aversion = model_for(rules).p[ofc_values.P_AVERSION] * len(situation.opponents)
 
     def objective(o: Option) -> float:
         return float(o.ev - aversion * o.foul_rate)
@@ -533,9 +544,9 @@ def test_the_opponents_completing_penalty_changes_only_their_boards() -> None:
     deal the same)."""
     rules = get_rules("ofc-pineapple")
     situation = situation_from_view(_view_after(rules, 2), rules)
-    assert situation.opponents[0].kind == k.OPP_STREETS
+    assert situation.opponents[0].kind == ofc_rollouts.OPP_STREETS
     model = model_for(rules)
-    own = float(model.p[k.P_FOUL_PEN])
+    own = float(model.p[ofc_values.P_FOUL_PEN])
 
     def options(penalty: float) -> dict[Placement, Option]:
         changed = model.with_params(rollout_opponent_penalty=penalty)
@@ -579,18 +590,18 @@ def test_late_aversion_charges_the_fouls_of_the_last_street_but_one() -> None:
     and only then (docs/duels.md, "Late gambles")."""
     rules = get_rules("ofc-pineapple")
     model = model_for(rules).with_params(late_aversion=25.0)
-    assert model_for(rules).p[k.P_LATE_AV] == 30.0  # today's
+    assert model_for(rules).p[ofc_values.P_LATE_AV] == 30.0  # today's
     field = reference_field(rules)
     early = _first_street(rules, "Qs Qd 7c 8h 9h")
     assert analyze(model, early, steps=20_000, seed=3, field=field).aversion == pytest.approx(
-        float(model.p[k.P_AVERSION])
+        float(model.p[ofc_values.P_AVERSION])
     )
     late = _field_street("3s Kd 5h", ("Ah 2d", "7s 7d 9c Jh", "Ks Qs 4s"), 1, (3,), (1,))
     result = analyze(model, late, steps=20_000, seed=3, field=field)
     assert result.aversion == pytest.approx(25.0)
     throughout = model.with_params(late_aversion=0.0)
     plain = analyze(throughout, late, steps=20_000, seed=3, field=field)
-    assert plain.aversion == pytest.approx(float(model.p[k.P_AVERSION]))
+    assert plain.aversion == pytest.approx(float(model.p[ofc_values.P_AVERSION]))
 
 
 def test_lookahead_aversion_charges_the_fouls_of_the_decisions_that_look_ahead() -> None:
@@ -598,28 +609,28 @@ def test_lookahead_aversion_charges_the_fouls_of_the_decisions_that_look_ahead()
     their last two streets together, and only then; at 0 the foul aversion stays."""
     rules = get_rules("ofc-pineapple")
     model = model_for(rules).with_params(rollout_lookahead=4.0, lookahead_aversion=22.0)
-    assert model_for(rules).p[k.P_LOOK_AV] == 0.0  # today's
+    assert model_for(rules).p[ofc_values.P_LOOK_AV] == 0.0  # today's
     field = reference_field(rules)
     first = _first_street(rules, "Qs Qd 7c 8h 9h")
     assert analyze(model, first, steps=20_000, seed=3, field=field).aversion == 22.0
     unlooking = model.with_params(rollout_lookahead=0.0)
     assert analyze(unlooking, first, steps=20_000, seed=3, field=field).aversion == float(
-        model.p[k.P_AVERSION]
+        model.p[ofc_values.P_AVERSION]
     )
     sizes, discards = later_streets(rules, 2)
     second = _field_street("3s Kd 5h", ("Ah", "7s 7d", "Ks Qs"), 1, sizes, discards)
     assert analyze(model, second, steps=20_000, seed=3, field=field).aversion == float(
-        model.p[k.P_AVERSION]
+        model.p[ofc_values.P_AVERSION]
     )
     plain = model.with_params(lookahead_aversion=0.0)
     assert analyze(plain, first, steps=20_000, seed=3, field=field).aversion == float(
-        model.p[k.P_AVERSION]
+        model.p[ofc_values.P_AVERSION]
     )
 
 
 def _random_board(
     rng: random.Random, placed: tuple[int, int, int]
-) -> tuple[list[Card], k.I64, k.I64]:
+) -> tuple[list[Card], ofc_values.I64, ofc_values.I64]:
     """A shuffled deck and a board holding its first cards, ``placed`` of them in each row."""
     deck = list(DECK)
     rng.shuffle(deck)
@@ -654,14 +665,14 @@ def test_the_last_two_streets_placed_together_make_the_best_finished_board() -> 
             for card, row in zip(kept, targets, strict=True):
                 rows[(0, 3, 8)[row] + cnt[row]] = card
                 cnt[row] += 1
-            best = max(best, k.final_value(rows, model.it, model.rt, model.p))
+            best = max(best, ofc_values.final_value(rows, model.it, model.rt, model.p))
         rows, cnt = slots.copy(), counts.copy()
-        k.play_last_two(rows, cnt, first, 1, second, 1, model.it, model.rt, model.p)
+        ofc_streets.play_last_two(rows, cnt, first, 1, second, 1, model.it, model.rt, model.p)
         assert cnt.tolist() == [3, 5, 5]
         new = set(rows.tolist()) - set(slots.tolist())
         assert len(new & set(first.tolist())) == 2
         assert len(new & set(second.tolist())) == 2
-        assert k.final_value(rows, model.it, model.rt, model.p) == best
+        assert ofc_values.final_value(rows, model.it, model.rt, model.p) == best
 
 
 @pytest.mark.parametrize("name", ["ofc-pineapple", "ofc", "open-face-cards"])
@@ -689,7 +700,7 @@ def test_a_rollout_with_lookahead_finishes_no_worse_and_only_when_streets_are_le
         finished = []
         for p in (model.p, looking):
             rows, cnt = slots.copy(), counts.copy()
-            k.complete(
+            ofc_rollouts.complete(
                 rows,
                 cnt,
                 deal,
@@ -704,7 +715,7 @@ def test_a_rollout_with_lookahead_finishes_no_worse_and_only_when_streets_are_le
                 p,
             )
             assert cnt.tolist() == [3, 5, 5]
-            finished.append(k.final_value(rows, model.it, model.rt, model.p))
+            finished.append(ofc_values.final_value(rows, model.it, model.rt, model.p))
         if short and len(sizes_all) > 2:
             assert finished[1] == finished[0]
         else:
@@ -718,18 +729,18 @@ def test_only_the_players_own_rollouts_look_ahead() -> None:
     settings never look ahead, and the player's rollouts cost more steps when they do."""
     rules = get_rules("ofc-pineapple")
     model = model_for(rules).with_params(rollout_lookahead=3.0)
-    own = _completing(model.p, foul_penalty=16.0, lookahead=float(model.p[k.P_LOOKAHEAD]))
+    own = _completing(model.p, foul_penalty=16.0, lookahead=float(model.p[ofc_values.P_LOOKAHEAD]))
     theirs = _completing(model.p, foul_penalty=0.0, lookahead=0.0)
-    assert own[k.P_LOOKAHEAD] == 3.0
-    assert own[k.P_FOUL_PEN] == 16.0
-    assert theirs[k.P_LOOKAHEAD] == 0.0
-    assert theirs[k.P_FOUL_PEN] == model.p[k.P_FOUL_PEN]
+    assert own[ofc_values.P_LOOKAHEAD] == 3.0
+    assert own[ofc_values.P_FOUL_PEN] == 16.0
+    assert theirs[ofc_values.P_LOOKAHEAD] == 0.0
+    assert theirs[ofc_values.P_FOUL_PEN] == model.p[ofc_values.P_FOUL_PEN]
     plain = model_for(rules)
     assert _completing(plain.p, foul_penalty=0.0, lookahead=0.0) is plain.p
     # today's: on where fantasyland grows with the front, off elsewhere
-    assert plain.p[k.P_LOOKAHEAD] == 0.0
-    assert model_for(get_rules("ofc-pineapple-progressive")).p[k.P_LOOKAHEAD] == 4.0
-    assert model_for(get_rules("open-face-cards")).p[k.P_LOOKAHEAD] == 0.0
+    assert plain.p[ofc_values.P_LOOKAHEAD] == 0.0
+    assert model_for(get_rules("ofc-pineapple-progressive")).p[ofc_values.P_LOOKAHEAD] == 4.0
+    assert model_for(get_rules("open-face-cards")).p[ofc_values.P_LOOKAHEAD] == 0.0
     sizes, discards = later_streets(rules, 1)
     assert rollout_steps(8, sizes, discards, 3.0) > rollout_steps(8, sizes, discards)
     assert rollout_steps(4, sizes[-2:], discards[-2:], 3.0) == rollout_steps(
@@ -746,7 +757,7 @@ def test_the_opponents_boards_never_look_ahead() -> None:
     table, _ = apply(table, StartHand(deal=seeded_deal(random.Random(8)), at=0.0))
     situation = situation_from_view(view(table, next_seat(table)), rules)  # the first to act
     (opponent,) = situation.opponents
-    assert opponent.kind == k.OPP_STREETS
+    assert opponent.kind == ofc_rollouts.OPP_STREETS
     assert len(opponent.streets) == len(situation.streets) + 1
     model = model_for(rules)
     looking = model.with_params(rollout_lookahead=float(len(opponent.streets)))
@@ -759,12 +770,12 @@ def test_the_opponents_boards_never_look_ahead() -> None:
     kind, rows, cnt, fl, sizes, discards, streets, offset = _opponent_arrays(situation)
     ranks, suits = live_counts(situation.unseen)
     unseen = np.array(situation.unseen, dtype=np.int64)
-    deals = k.draw_deals(unseen, 400, situation.need)
+    deals = ofc_rollouts.draw_deals(unseen, 400, situation.need)
 
-    def boards(p: k.F64) -> k.F64:
-        return k.opponent_results(
+    def boards(p: ofc_values.F64) -> ofc_values.F64:
+        return ofc_rollouts.opponent_results(
             deals, kind, rows, cnt, fl, sizes, discards, streets, offset,
-            np.zeros((1, k.RES_SIZE)), ranks, suits,
+            np.zeros((1, ofc_rollouts.RES_SIZE)), ranks, suits,
             float(len(unseen)), model.it, model.rt, p, 0,
         )  # fmt: skip
 
@@ -778,7 +789,7 @@ def test_reference_field_is_fixed_and_plausible() -> None:
     again = reference_field(rules, 256, seed=4)
     assert again is not field
     assert np.array_equal(field, again)
-    fouls = field[:, k.RES_FOUL].mean()
+    fouls = field[:, ofc_rollouts.RES_FOUL].mean()
     assert 0.0 < fouls < 0.5  # the heuristic player fouls sometimes, not mostly
 
 
@@ -815,7 +826,7 @@ def _field_street(
         unseen=tuple(c for c in DECK if c not in seen),
         streets=streets,
         discards=discards,
-        opponents=(Opponent(k.OPP_FIELD),),
+        opponents=(Opponent(ofc_rollouts.OPP_FIELD),),
     )
 
 

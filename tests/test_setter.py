@@ -20,8 +20,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
-from thirteen.bots import _setter_kernels as kernels
+from thirteen.bots import _setter_decide as setter_decide
 from thirteen.bots import _setter_tables as tables
+from thirteen.bots import _setter_values as setter_values
 from thirteen.bots._setter_checksum import TABLES_SHA256
 from thirteen.bots.setter import (
     SetterChoice,
@@ -136,7 +137,7 @@ def test_search_finds_the_best_of_all_72072_splits(
         else:  # the weakest middle a front allows: itself, or past it under the strict rule
             legal = (middle_floors(rules.front_below_middle)[fs] <= ms) & (ms <= bs)
         rows = np.ascontiguousarray(np.stack([fs, ms, bs], axis=1)[legal])
-        values = kernels.rows_values(rows, *model.value_args)
+        values = setter_values.rows_values(rows, *model.value_args)
         best = int(np.argmax(values))
         where = np.flatnonzero(legal)[best]
         brute = setting_ev(
@@ -257,8 +258,8 @@ natural_rich = st.one_of(
 
 @given(natural_rich)
 def test_the_compiled_natural_check_agrees_with_the_engine(cards: list[Card]) -> None:
-    mask = int(kernels.natural_mask(np.array(cards, dtype=np.int8)))
-    compiled = {name for i, name in enumerate(kernels.NATURAL_ORDER) if mask >> i & 1}
+    mask = int(setter_decide.natural_mask(np.array(cards, dtype=np.int8)))
+    compiled = {name for i, name in enumerate(setter_decide.NATURAL_ORDER) if mask >> i & 1}
     assert compiled == {n.name for n in find_naturals(cards)}
 
 

@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from thirteen.bots import _setter_kernels as kernels
+from thirteen.bots import _setter_decide as setter_decide
 from thirteen.bots import _setter_removal as removal
+from thirteen.bots import _setter_search as setter_search
+from thirteen.bots import _setter_values as setter_values
 from thirteen.bots._setter_removal_checksum import REMOVAL_SHA256
 from thirteen.bots._setter_tables import model_for
 from thirteen.bots.setter import SetterTablesError, best_setting, setting_ev
@@ -87,13 +89,13 @@ def _measured_wins(rules: Rules, hand: list[Card], rows: list[list[Card]], n: in
     picks = np.empty((n, 3), np.int32)
     actions = np.empty(n, np.int32)
     evs = np.empty(n)
-    args = (*kernels.SEARCH_TABLES, *m.search_args, *m.decide_args, picks, actions, evs)
-    kernels.search_many(opponents, *args)
+    args = (*setter_search.SEARCH_TABLES, *m.search_args, *m.decide_args, picks, actions, evs)
+    setter_decide.search_many(opponents, *args)
     set_ = actions == -1
     index = np.arange(n)[set_][:, None]
-    front = evaluate_batch(opponents[index, kernels.SUB3[picks[set_, 0]]])
-    middle = evaluate_batch(opponents[index, kernels.SUB5[picks[set_, 1]]])
-    back = evaluate_batch(opponents[index, kernels.SUB5[picks[set_, 2]]])
+    front = evaluate_batch(opponents[index, setter_search.SUB3[picks[set_, 0]]])
+    middle = evaluate_batch(opponents[index, setter_search.SUB5[picks[set_, 1]]])
+    back = evaluate_batch(opponents[index, setter_search.SUB5[picks[set_, 2]]])
     theirs = np.stack([front, middle, back], axis=1)
     return [float(np.mean(theirs[:, r] < evaluate(cards))) for r, cards in enumerate(rows)]
 
@@ -210,7 +212,7 @@ def test_the_removal_search_finds_the_best_of_all_72072_splits(
         legal = (middle_floors(rules.front_below_middle)[fs] <= ms) & (ms <= bs)
         rows = np.ascontiguousarray(np.stack([fs, ms, bs], axis=1)[legal])
         table = _conditioned_table(rules, hand)
-        values = kernels.rows_values(rows, table, *m.value_args[1:])
+        values = setter_values.rows_values(rows, table, *m.value_args[1:])
         where = np.flatnonzero(legal)[int(np.argmax(values))]
         cards = [int(c) for c in hand]
         choice = best_setting(cards, rules, alternatives=2)
@@ -281,7 +283,7 @@ def test_the_table_models_odds_are_unchanged_without_removal() -> None:
     old = best_setting(hand, rules, card_removal=False)
     m = model_for(rules)
     fs, ms, bs = row_strengths(rules, old.setting.front, old.setting.middle, old.setting.back)
-    value = kernels.rows_value(fs, ms, bs, *m.value_args)
+    value = setter_values.rows_value(fs, ms, bs, *m.value_args)
     assert old.play_ev == pytest.approx(
         m.p_rows * value + m.p_surrender * m.surrender_cost - m.opp_naturals, abs=1e-12
     )

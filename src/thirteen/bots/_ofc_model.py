@@ -1,7 +1,7 @@
 """What the OFC players know: the rules as arrays for the kernels, and the situation of a seat.
 
 :func:`model_for` turns :class:`~thirteen.engine.rules.Rules` into the tables the compiled code in
-:mod:`thirteen.bots._ofc_kernels` reads (royalties per row from ``rules.royalties.array``, the
+:mod:`thirteen.bots._ofc_values` reads (royalties per row from ``rules.royalties.array``, the
 fan bonuses, what a fantasyland entry is worth, the foul rule). :func:`situation_from_view`
 reads a seat's view — and nothing else — into a :class:`Situation`: the board, the street to
 play, the cards the seat has not seen, and what each opponent still has to play.
@@ -16,7 +16,9 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from thirteen.bots import _ofc_kernels as k
+from thirteen.bots import _ofc_rollouts as ofc_rollouts
+from thirteen.bots import _ofc_streets as ofc_streets
+from thirteen.bots import _ofc_values as ofc_values
 from thirteen.engine.cards import Card
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import (
@@ -72,17 +74,17 @@ def fantasyland_worth(rules: Rules, cards: int) -> float:
 
 @dataclass(frozen=True)
 class Model:
-    """The rules as the kernels read them (see :mod:`thirteen.bots._ofc_kernels`)."""
+    """The rules as the kernels read them (see :mod:`thirteen.bots._ofc_values`)."""
 
     it: I64
     rt: F64
     p: F64
 
     def with_params(self, **changes: float) -> Model:
-        """A copy with some numeric settings changed (names from ``_ofc_kernels.P_NAMES``)."""
+        """A copy with some numeric settings changed (names from ``_ofc_values.P_NAMES``)."""
         p = self.p.copy()
         for name, value in changes.items():
-            p[k.P_NAMES.index(name)] = value
+            p[ofc_values.P_NAMES.index(name)] = value
         return Model(self.it, self.rt, p)
 
     def by_ev(self) -> Model:
@@ -108,7 +110,7 @@ def _engine_tables() -> I64:
             floors,
         )
     ]
-    assert len(tables) == len(k.IT_NAMES)
+    assert len(tables) == len(ofc_values.IT_NAMES)
     offsets = np.cumsum([len(tables)] + [len(t) for t in tables[:-1]])
     return np.ascontiguousarray(np.concatenate([offsets.astype(np.int64), *tables]))
 
@@ -151,10 +153,10 @@ def model_for(rules: Rules) -> Model:
         if rules.fantasyland:
             cards = fantasyland_cards_for(rules, s)
             if cards is not None:
-                rt[k.FLV, s] = fantasyland_worth(rules, cards)
+                rt[ofc_values.FLV, s] = fantasyland_worth(rules, cards)
         if rules.fan_bonuses:
-            rt[k.FAN, s] = labelled_value(rules.fan_bonuses, s)
-    rt[k.LEVEL] = _levels()
+            rt[ofc_values.FAN, s] = labelled_value(rules.fan_bonuses, s)
+    rt[ofc_values.LEVEL] = _levels()
     later = rules.streets[1:]
     pull = later[-1] / (later[-1] - rules.discards_per_street) if later else 1.0
     has_royalties = rules.royalty_mode != "off" and not rules.royalties.is_empty
@@ -167,9 +169,11 @@ def model_for(rules: Rules) -> Model:
         "scoop_bonus": float(rules.scoop_bonus),
         "overall_bonus": float(rules.overall_bonus),
         "royalty_mode": float(
-            {"off": k.ROYALTY_OFF, "always": k.ROYALTY_ALWAYS, "winner": k.ROYALTY_WINNER}[
-                rules.royalty_mode
-            ]
+            {
+                "off": ofc_values.ROYALTY_OFF,
+                "always": ofc_values.ROYALTY_ALWAYS,
+                "winner": ofc_values.ROYALTY_WINNER,
+            }[rules.royalty_mode]
         ),
         "pull": pull,
         "row_weight_front": 0.35,
@@ -180,10 +184,10 @@ def model_for(rules: Rules) -> Model:
         "draw_weight": 0.7,
         "fantasyland_draw_weight": 0.5,
         "min_draw_cards": 3.0,
-        "middle_flush_royalty": float(rt[k.ROY_M, flush]),
-        "middle_straight_royalty": float(rt[k.ROY_M, straight]),
-        "back_flush_royalty": float(rt[k.ROY_B, flush]),
-        "back_straight_royalty": float(rt[k.ROY_B, straight]),
+        "middle_flush_royalty": float(rt[ofc_values.ROY_M, flush]),
+        "middle_straight_royalty": float(rt[ofc_values.ROY_M, straight]),
+        "back_flush_royalty": float(rt[ofc_values.ROY_B, flush]),
+        "back_straight_royalty": float(rt[ofc_values.ROY_B, straight]),
         "foul_aversion": 10.0,
         # The Monte Carlo player's rollouts (issue 14, docs/duels.md): its boards are completed
         # learning each street's cards, by a heuristic fearing fouls a third more.
@@ -214,7 +218,7 @@ def model_for(rules: Rules) -> Model:
         # it takes back the fantasyland the lookahead brings, in pineapple and progressive.
         "lookahead_aversion": 0.0,
     }
-    p = np.array([values[name] for name in k.P_NAMES], dtype=np.float64)
+    p = np.array([values[name] for name in ofc_values.P_NAMES], dtype=np.float64)
     return Model(_engine_tables(), rt, p)
 
 
@@ -224,7 +228,7 @@ class Opponent:
     """Another board as far as the viewer can know it."""
 
     kind: int
-    """One of ``_ofc_kernels.OPP_*``: playing streets, in fantasyland, finished, surrendered,
+    """One of ``_ofc_rollouts.OPP_*``: playing streets, in fantasyland, finished, surrendered,
     or unknown — a board drawn from the reference field per deal (``thirteen solve ofc``)."""
     rows: Rows = ((), (), ())
     fantasyland: int = 0
@@ -236,9 +240,9 @@ class Opponent:
     @property
     def need(self) -> int:
         """Unseen cards this opponent still brings into play."""
-        if self.kind == k.OPP_FANTASYLAND:
+        if self.kind == ofc_rollouts.OPP_FANTASYLAND:
             return self.fantasyland
-        if self.kind == k.OPP_STREETS:
+        if self.kind == ofc_rollouts.OPP_STREETS:
             return sum(self.streets)
         return 0
 
@@ -287,14 +291,16 @@ def situation_from_view(view: TableView, rules: Rules) -> Situation:
             continue
         rows: Rows = (b.front, b.middle, b.back)
         if b.outcome == "surrendered":
-            opponents.append(Opponent(k.OPP_SURRENDERED))
+            opponents.append(Opponent(ofc_rollouts.OPP_SURRENDERED))
         elif b.fantasyland is not None:
-            opponents.append(Opponent(k.OPP_FANTASYLAND, fantasyland=b.fantasyland))
+            opponents.append(Opponent(ofc_rollouts.OPP_FANTASYLAND, fantasyland=b.fantasyland))
         elif b.outcome == "set":
-            opponents.append(Opponent(k.OPP_FINAL, rows=rows))
+            opponents.append(Opponent(ofc_rollouts.OPP_FINAL, rows=rows))
         else:
             sizes, discards = later_streets(rules, b.street)
-            opponents.append(Opponent(k.OPP_STREETS, rows=rows, streets=sizes, discards=discards))
+            opponents.append(
+                Opponent(ofc_rollouts.OPP_STREETS, rows=rows, streets=sizes, discards=discards)
+            )
     sizes, discards = later_streets(rules, mine.street + 1)
     return Situation(
         rows=(me.front, me.middle, me.back),
@@ -340,7 +346,7 @@ def street_options(model: Model, situation: Situation) -> tuple[I64, F64]:
     """Every legal code of the street and the heuristic's value of each (kernel order)."""
     slots, counts = board_arrays(situation.rows)
     live_rank, live_suit = live_counts(situation.unseen)
-    codes, values = k.street_options(
+    codes, values = ofc_streets.street_options(
         slots,
         counts,
         np.array(situation.cards, dtype=np.int64),

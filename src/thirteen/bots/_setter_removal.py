@@ -43,8 +43,9 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from thirteen.bots import _setter_kernels as k
-from thirteen.bots._setter_kernels import ROY_ALWAYS, ROY_OFF, ROY_WINNER
+from thirteen.bots import _setter_decide as setter_decide
+from thirteen.bots import _setter_search as setter_search
+from thirteen.bots import _setter_values as setter_values
 from thirteen.bots._setter_removal_checksum import REMOVAL_SHA256
 from thirteen.bots._setter_tables import (
     Model,
@@ -55,6 +56,7 @@ from thirteen.bots._setter_tables import (
     load_tables,
     royalty_table,
 )
+from thirteen.bots._setter_values import ROY_ALWAYS, ROY_OFF, ROY_WINNER
 from thirteen.engine.evaluate import NUM_STRENGTHS
 from thirteen.engine.royalties import ROWS
 from thirteen.engine.rules import Rules
@@ -437,7 +439,7 @@ def search_removal(
     evs: F64,
     picks: I32,
 ) -> int:
-    """The setter's search (``_setter_kernels.search``) with every row's odds conditioned on
+    """The setter's search (``_setter_search.search``) with every row's odds conditioned on
     the hand by card removal (plain middle only)."""
     width = plain.shape[1]
     d = np.empty((3, width))
@@ -455,7 +457,7 @@ def search_removal(
         d,
         dr,
     )
-    return k._search_impl(
+    return setter_search._search_impl(
         cards,
         sub5,
         sub3,
@@ -537,7 +539,7 @@ def search_many_removal(
     evs_out: F64,
 ) -> None:
     """:func:`search_removal` and ``decide`` for many hands at once (threads over hands), as
-    ``_setter_kernels.search_many``."""
+    ``_setter_decide.search_many``."""
     for h in numba.prange(hands.shape[0]):
         evs = np.empty(1, dtype=np.float64)
         picks = np.empty((1, 3), dtype=np.int32)
@@ -583,9 +585,9 @@ def search_many_removal(
         picks_out[h, 1] = picks[0, 1]
         picks_out[h, 2] = picks[0, 2]
         evs_out[h] = evs[0]
-        action, _ = k.decide(
+        action, _ = setter_decide.decide(
             evs[0],
-            k.natural_mask(hands[h]),
+            setter_decide.natural_mask(hands[h]),
             payout,
             p_rows,
             p_surrender,
@@ -606,7 +608,9 @@ def adjusted_odds(
     for r, s in enumerate(strengths):
         lo, hi = int(b.lo_idx[r, s]), int(b.hi_idx[r, s])
         values.append(
-            k._shift(float(lin[r, s]), d, dr, r, lo, hi, float(removal.roy[r, s]), removal.roy_mode)
+            setter_values._shift(
+                float(lin[r, s]), d, dr, r, lo, hi, float(removal.roy[r, s]), removal.roy_mode
+            )
         )
         wins.append(min(1.0, max(0.0, float(win[r, s]) + d[r, lo])))
         losses.append(min(1.0, max(0.0, float(lose[r, s]) - d[r, hi])))

@@ -32,7 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 from thirteen.bots._setter_checksum import TABLES_SHA256
-from thirteen.bots._setter_kernels import MODE_LOWBALL, MODE_PLAIN, NATURAL_ORDER
+from thirteen.bots._setter_decide import NATURAL_ORDER
+from thirteen.bots._setter_search import MODE_LOWBALL, MODE_PLAIN
 from thirteen.engine.evaluate import NUM_LOWBALL_STRENGTHS, NUM_STRENGTHS, middle_floors
 from thirteen.engine.royalties import ROWS
 from thirteen.engine.rules import Rules

@@ -1,7 +1,7 @@
 """The fast OFC player: one look at every way to play the street, judged by a heuristic.
 
 For each legal placement of the street's cards, :class:`HeuristicOFCBot` judges the board it
-would leave with ``_ofc_kernels.board_value`` — an expected worth per opponent,
+would leave with ``_ofc_values.board_value`` — an expected worth per opponent,
 
     P(no foul) × (royalties + fantasyland + fan + row strength) − P(foul) × foul penalty,
 

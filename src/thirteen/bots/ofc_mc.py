@@ -51,7 +51,9 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from thirteen.bots import _ofc_kernels as k
+from thirteen.bots import _ofc_rollouts as ofc_rollouts
+from thirteen.bots import _ofc_streets as ofc_streets
+from thirteen.bots import _ofc_values as ofc_values
 from thirteen.bots._ofc_model import (
     Model,
     Situation,
@@ -139,9 +141,9 @@ def rollout_steps(
     free: int, sizes: Sequence[int], discards: Sequence[int], lookahead: float = 0.0
 ) -> float:
     """Steps to complete a board with ``free`` empty slots over the streets ``sizes`` (the
-    last two together as ``lookahead`` says: ``_ofc_kernels.complete``)."""
+    last two together as ``lookahead`` says: ``_ofc_rollouts.complete``)."""
     total = float(OVERHEAD_STEPS)
-    joint = k.joint_street(len(sizes), lookahead)
+    joint = ofc_streets.joint_street(len(sizes), lookahead)
     for index, (size, discard) in enumerate(zip(sizes, discards, strict=True)):
         if index == joint:
             pairs = street_ways(size, discard) * street_ways(sizes[-1], discards[-1])
@@ -310,10 +312,10 @@ def _opponent_arrays(situation: Situation) -> tuple[I64, ...]:
 def _opponent_steps(situation: Situation) -> float:
     steps = 0.0
     for o in situation.opponents:
-        if o.kind == k.OPP_STREETS:
+        if o.kind == ofc_rollouts.OPP_STREETS:
             free = 13 - sum(len(r) for r in o.rows)
             steps += rollout_steps(free, o.streets, o.discards)
-        elif o.kind == k.OPP_FANTASYLAND:
+        elif o.kind == ofc_rollouts.OPP_FANTASYLAND:
             steps += _fantasyland_steps(o.fantasyland)
     return steps
 
@@ -323,23 +325,26 @@ def _foul_aversion(p: F64, streets: int) -> float:
     still to come: the late aversion with at most one (where a foul is all but known), the
     lookahead's when this player's rollouts place their last two together, else the foul
     aversion (each only when set above 0)."""
-    if p[k.P_LATE_AV] > 0.0 and streets <= 1:
-        return float(p[k.P_LATE_AV])
-    if p[k.P_LOOK_AV] > 0.0 and k.joint_street(streets, float(p[k.P_LOOKAHEAD])) < streets:
-        return float(p[k.P_LOOK_AV])
-    return float(p[k.P_AVERSION])
+    if p[ofc_values.P_LATE_AV] > 0.0 and streets <= 1:
+        return float(p[ofc_values.P_LATE_AV])
+    if (
+        p[ofc_values.P_LOOK_AV] > 0.0
+        and ofc_streets.joint_street(streets, float(p[ofc_values.P_LOOKAHEAD])) < streets
+    ):
+        return float(p[ofc_values.P_LOOK_AV])
+    return float(p[ofc_values.P_AVERSION])
 
 
 def _completing(p: F64, *, foul_penalty: float, lookahead: float) -> F64:
     """Settings ``p`` whose completing heuristic charges a foul ``foul_penalty`` (0: the
     heuristic's own penalty) and places the last two streets together as ``lookahead`` says
     (0: street by street, as the heuristic plays); ``p`` itself when nothing changes."""
-    if foul_penalty <= 0.0 and lookahead == p[k.P_LOOKAHEAD]:
+    if foul_penalty <= 0.0 and lookahead == p[ofc_values.P_LOOKAHEAD]:
         return p
     changed = p.copy()
     if foul_penalty > 0.0:
-        changed[k.P_FOUL_PEN] = foul_penalty
-    changed[k.P_LOOKAHEAD] = lookahead
+        changed[ofc_values.P_FOUL_PEN] = foul_penalty
+    changed[ofc_values.P_LOOKAHEAD] = lookahead
     return changed
 
 
@@ -389,7 +394,7 @@ def analyze(
     cand_rows = np.repeat(slots[None, :], n, axis=0)
     cand_cnt = np.repeat(counts[None, :], n, axis=0)
     for i in kept:
-        k.apply_code(cand_rows[i], cand_cnt[i], cards, codes[i], len(cards))
+        ofc_streets.apply_code(cand_rows[i], cand_cnt[i], cards, codes[i], len(cards))
     live_rank, live_suit = live_counts(situation.unseen)
     unseen_count = float(len(situation.unseen))
     unseen = np.array(situation.unseen, dtype=np.int64)
@@ -397,25 +402,27 @@ def analyze(
     my_discards = np.array(situation.discards, dtype=np.int64)
     opp_arrays = _opponent_arrays(situation)
     fields = field.shape[0] if field is not None else 0
-    if any(o.kind == k.OPP_FIELD for o in situation.opponents) and not fields:
+    if any(o.kind == ofc_rollouts.OPP_FIELD for o in situation.opponents) and not fields:
         raise RuleError("bad_situation", "Field opponents need reference boards.")
     opp_kind, opp_rows, opp_cnt, opp_fl, opp_sizes, opp_disc, opp_streets, opp_off = opp_arrays
-    field_arr = field if field is not None else np.zeros((1, k.RES_SIZE), dtype=np.float64)
-    fl_scale = float(len(situation.opponents)) * float(model.p[k.P_FL_SCALE])
+    field_arr = (
+        field if field is not None else np.zeros((1, ofc_rollouts.RES_SIZE), dtype=np.float64)
+    )
+    fl_scale = float(len(situation.opponents)) * float(model.p[ofc_values.P_FL_SCALE])
 
     # What the ranking maximizes: points, with each foul costing the aversion once more per
     # opponent (reported EVs stay the rules' points).
     aversion = _foul_aversion(model.p, len(situation.streets)) * len(opp_kind)
-    lookahead = float(model.p[k.P_LOOKAHEAD])
+    lookahead = float(model.p[ofc_values.P_LOOKAHEAD])
     # The settings that complete this player's own boards: with ``rollout_foul_penalty`` set,
     # a heuristic that fears fouls more than the opponents'; theirs stay the heuristic's unless
     # ``rollout_opponent_penalty`` is set (an opponent modelled as careful: docs/duels.md).
     mine_p = _completing(
         model.p,
-        foul_penalty=float(model.p[k.P_ROLL_PEN]),
+        foul_penalty=float(model.p[ofc_values.P_ROLL_PEN]),
         lookahead=lookahead,
     )
-    opp_p = _completing(model.p, foul_penalty=float(model.p[k.P_OPP_PEN]), lookahead=0.0)
+    opp_p = _completing(model.p, foul_penalty=float(model.p[ofc_values.P_OPP_PEN]), lookahead=0.0)
     samples = _Samples(aversion)
     drawn: list[I64] = []
     spent = 0.0
@@ -428,9 +435,9 @@ def analyze(
     def sample(candidates: list[int], count: int) -> None:
         """Play ``count`` fresh deals with every candidate of ``candidates``."""
         nonlocal spent, total_deals
-        deals = k.draw_deals(unseen, count, situation.need)
+        deals = ofc_rollouts.draw_deals(unseen, count, situation.need)
         drawn.append(deals)
-        opp = k.opponent_results(
+        opp = ofc_rollouts.opponent_results(
             deals,
             opp_kind,
             opp_rows,
@@ -452,7 +459,7 @@ def analyze(
         results = np.empty((count, len(candidates)), dtype=np.float64)
         fouled = np.empty((count, len(candidates)), dtype=np.float64)
         bonus = np.empty((count, len(candidates)), dtype=np.float64)
-        k.evaluate_candidates(
+        ofc_rollouts.evaluate_candidates(
             cand_rows,
             cand_cnt,
             np.array(candidates, dtype=np.int64),
@@ -480,7 +487,7 @@ def analyze(
 
     active = kept
     if len(kept) > 1 or sample_single:
-        k.seed(seed)
+        ofc_rollouts.seed(seed)
         rounds = max(1, math.ceil(math.log2(len(kept))))
         share = steps / rounds
         # With a deadline a round is sampled in pieces, and the clock read between them.
@@ -571,16 +578,16 @@ FIELD_BOARDS = 2048
 def reference_field(rules: Rules, count: int = FIELD_BOARDS, seed: int = 1) -> F64:
     """Finished boards of the heuristic player from random full decks (a fixed seed, so the
     same every time): the opponents ``thirteen solve ofc`` plays against, whose cards it does
-    not know. Rows of ``_ofc_kernels.RES_*`` values.
+    not know. Rows of ``_ofc_rollouts.RES_*`` values.
     """
     model = model_for(rules)
     streets, per_street = later_streets(rules, 0)
     sizes = np.array(streets, dtype=np.int64)
     discards = np.array(per_street, dtype=np.int64)
     live_rank, live_suit = live_counts(range(52))
-    k.seed(seed)
+    ofc_rollouts.seed(seed)
     heuristic = _completing(model.p, foul_penalty=0.0, lookahead=0.0)
-    return k.field_boards(
+    return ofc_rollouts.field_boards(
         count, sizes, discards, live_rank, live_suit, 52.0, model.it, model.rt, heuristic
     )
 

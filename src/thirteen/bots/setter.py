@@ -29,7 +29,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from thirteen.bots import _setter_kernels as k
+from thirteen.bots import _setter_decide as setter_decide
+from thirteen.bots import _setter_search as setter_search
+from thirteen.bots import _setter_values as setter_values
 from thirteen.bots._setter_removal import Removal, adjusted_odds, removal_for, search_removal
 from thirteen.bots._setter_tables import Model, SetterTablesError, model_for
 from thirteen.engine.cards import Card, check_cards, check_distinct
@@ -114,12 +116,12 @@ def _search(
     evs = np.empty(count, dtype=np.float64)
     picks = np.empty((count, 3), dtype=np.int32)
     if removal is None:
-        plain = (hand, *k.SEARCH_TABLES, *m.search_args, evs, picks)
-        filled = k.search(*plain)
+        plain = (hand, *setter_search.SEARCH_TABLES, *m.search_args, evs, picks)
+        filled = setter_search.search(*plain)
     else:
         args: tuple[Any, ...] = (
             hand,
-            *k.SEARCH_TABLES,
+            *setter_search.SEARCH_TABLES,
             *m.search_args,
             *removal.search_args,
             evs,
@@ -130,9 +132,9 @@ def _search(
 
 
 def _rows(hand: npt.NDArray[np.int8], pick: npt.NDArray[np.int32]) -> tuple[Row, Row, Row]:
-    front = tuple(sorted((int(c) for c in hand[k.SUB3[pick[0]]]), reverse=True))
-    middle = tuple(sorted((int(c) for c in hand[k.SUB5[pick[1]]]), reverse=True))
-    back = tuple(sorted((int(c) for c in hand[k.SUB5[pick[2]]]), reverse=True))
+    front = tuple(sorted((int(c) for c in hand[setter_search.SUB3[pick[0]]]), reverse=True))
+    middle = tuple(sorted((int(c) for c in hand[setter_search.SUB5[pick[1]]]), reverse=True))
+    back = tuple(sorted((int(c) for c in hand[setter_search.SUB5[pick[2]]]), reverse=True))
     return front, middle, back
 
 
@@ -173,7 +175,9 @@ def best_setting(
     evs, picks, filled = _search(hand, m, 1 + max(0, alternatives), removal)
     if filled == 0:  # only conceivable with front_below_middle; every hand has a legal setting
         raise RuleError("no_legal_setting", "These 13 cards have no legal setting at this table.")
-    action, ev = k.decide(float(evs[0]), k.natural_mask(hand), *m.decide_args)
+    action, ev = setter_decide.decide(
+        float(evs[0]), setter_decide.natural_mask(hand), *m.decide_args
+    )
     settings = [
         Setting(*_rows(hand, picks[i]), ev=_play_value(m, float(evs[i]))) for i in range(filled)
     ]
@@ -181,7 +185,7 @@ def best_setting(
     front, middle, back = best.front, best.middle, best.back
     natural = None
     if action >= 0:
-        natural = k.NATURAL_ORDER[action]
+        natural = setter_decide.NATURAL_ORDER[action]
         shown = check_natural(natural, [int(c) for c in hand])
         front, middle, back = shown.front, shown.middle, shown.back
     return SetterChoice(
@@ -232,7 +236,7 @@ def setting_ev(
     if is_foul(rules, fs, ms, bs):
         return -m.p_rows * (m.foul_cost + m.opp_royalties) - m.opp_naturals
     if removal is None:
-        value = k.rows_value(fs, ms, bs, *m.value_args)
+        value = setter_values.rows_value(fs, ms, bs, *m.value_args)
     else:
         d, dr = removal.deltas(hand)
         lin, wins, losses = adjusted_odds(removal, d, dr, m.lin, m.win, m.lose, (fs, ms, bs))
@@ -240,5 +244,5 @@ def setting_ev(
         if m.scoop != 0.0 or m.overall != 0.0:
             bonus: tuple[Any, ...] = (*wins, *losses, *m.value_args[1:5], m.grid)
             bonus = (*bonus[:6], m.scoop, m.overall, *bonus[6:])
-            value += k.nonlinear(*bonus)
+            value += setter_values.nonlinear(*bonus)
     return _play_value(m, float(value))

@@ -24,7 +24,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from thirteen.bots import _ofc_kernels as k
+from thirteen.bots import _ofc_rollouts as ofc_rollouts
 from thirteen.bots._ofc_model import Opponent, Rows, Situation, later_streets, model_for
 from thirteen.bots.advice import gamble_text, percent, placement_text
 from thirteen.bots.ofc_mc import STEPS_PER_SECOND, Analysis, Option, analyze, reference_field
@@ -231,7 +231,7 @@ def solve_ofc(
         unseen=unseen,
         streets=sizes,
         discards=discards,
-        opponents=(Opponent(k.OPP_FIELD),) * opponents,
+        opponents=(Opponent(ofc_rollouts.OPP_FIELD),) * opponents,
     )
     status: AbstractContextManager[Any] = nullcontext() if as_json else console.status("sampling…")
     steps = budget * STEPS_PER_SECOND

@@ -1,4 +1,5 @@
-"""Compiled loops of the Chinese Poker setter (numba, cached on disk after the first run).
+"""Compiled loops of the Chinese Poker setter: the search for the best settings of a hand (numba,
+cached on disk after the first run).
 
 The search works on *positions* 0..12 of a hand, so every table of subsets is the same for all
 hands: :data:`SUB5` lists the 1,287 five-card subsets, :data:`SUB3` the 286 three-card ones, and
@@ -6,7 +7,14 @@ hands: :data:`SUB5` lists the 1,287 five-card subsets, :data:`SUB3` the 286 thre
 72,072 settings. Backs are visited one by one; a back whose value plus the best middle and front
 any weaker rows could have cannot beat the best setting found so far is skipped whole.
 
-Kernels trust their input: :mod:`thirteen.bots.setter` validates cards and rules first.
+Kernels trust their input: :mod:`thirteen.bots.setter` validates cards and rules first. What a
+setting is worth comes from :mod:`thirteen.bots._setter_values`. Deciding a hand (play, surrender
+or declare a natural) and searching many hands at once (:mod:`thirteen.bots._setter_decide`)
+build on this search, as card removal (:mod:`thirteen.bots._setter_removal`) does. A compiled
+kernel carries a copy of every kernel it calls, and numba's cache checks each file alone: after
+changing a kernel here, delete the bots' numba cache
+(``src/thirteen/bots/__pycache__/_setter_*.nb[ci]``), or the kernels of those files keep the old
+one.
 """
 
 from __future__ import annotations
@@ -18,16 +26,11 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from thirteen.bots._setter_values import F64, I32, ROY_OFF, _adjust_rows, nonlinear
 from thirteen.engine.evaluate import EVAL_TABLES, LOW5_TABLE, LOWFLUSH5_TABLE, NUM_STRENGTHS
-from thirteen.engine.rules import NATURAL_NAMES
 
 I8 = npt.NDArray[np.int8]
 I16 = npt.NDArray[np.int16]
-I32 = npt.NDArray[np.int32]
-F64 = npt.NDArray[np.float64]
-
-NATURAL_ORDER = NATURAL_NAMES
-"""Bit ``i`` of :func:`natural_mask` is set when the hand holds ``NATURAL_ORDER[i]``."""
 
 
 def _subsets(size: int) -> tuple[I8, I16]:
@@ -64,175 +67,14 @@ SEARCH_TABLES: tuple[Any, ...] = (
     LOW5_TABLE,
     LOWFLUSH5_TABLE,
 )
-"""The fixed tables :func:`search` and :func:`search_many` take first, in their order."""
+"""The fixed tables :func:`search` and :func:`~thirteen.bots._setter_decide.search_many` take
+first, in their order."""
 
 MODE_PLAIN = 0
 """Legal when front ≤ middle ≤ back (front keys are the front strengths)."""
 MODE_LOWBALL = 1
 """Middle ranked 2-7 lowball; legal when back ≥ front."""
 NUM_BLOCKS_MAX = NUM_STRENGTHS - 1
-ROY_OFF = 0
-ROY_WINNER = 1
-ROY_ALWAYS = 2
-"""How royalties are paid (``Rules.royalty_mode``), as the card-removal deltas take it."""
-
-
-@numba.njit(cache=True, nogil=True)
-def _interp3(grid: F64, g: int, x: float, y: float, z: float) -> float:
-    """Trilinear interpolation in a ``(g+1)³`` grid over the unit cube (flattened)."""
-    n = g + 1
-    fx = x * g
-    fy = y * g
-    fz = z * g
-    i = min(int(fx), g - 1)
-    j = min(int(fy), g - 1)
-    k = min(int(fz), g - 1)
-    tx = fx - i
-    ty = fy - j
-    tz = fz - k
-    base = (i * n + j) * n + k
-    c00 = grid[base] * (1.0 - tz) + grid[base + 1] * tz
-    c01 = grid[base + n] * (1.0 - tz) + grid[base + n + 1] * tz
-    c10 = grid[base + n * n] * (1.0 - tz) + grid[base + n * n + 1] * tz
-    c11 = grid[base + n * n + n] * (1.0 - tz) + grid[base + n * n + n + 1] * tz
-    c0 = c00 * (1.0 - ty) + c01 * ty
-    c1 = c10 * (1.0 - ty) + c11 * ty
-    return float(c0 * (1.0 - tx) + c1 * tx)
-
-
-@numba.njit(cache=True, nogil=True)
-def _interp2(grid: F64, g: int, x: float, y: float) -> float:
-    """Bilinear interpolation in a ``(g+1)²`` grid over the unit square (flattened)."""
-    n = g + 1
-    fx = x * g
-    fy = y * g
-    i = min(int(fx), g - 1)
-    j = min(int(fy), g - 1)
-    tx = fx - i
-    ty = fy - j
-    base = i * n + j
-    c0 = grid[base] * (1.0 - ty) + grid[base + 1] * ty
-    c1 = grid[base + n] * (1.0 - ty) + grid[base + n + 1] * ty
-    return float(c0 * (1.0 - tx) + c1 * tx)
-
-
-@numba.njit(cache=True, nogil=True)
-def _all_three(grid: F64, g: int, a: float, b: float, c: float) -> float:
-    """P(all three events) from exact marginals plus the interpolated dependence excess."""
-    p = a * b * c + _interp3(grid, g, a, b, c)
-    top = min(a, min(b, c))
-    lo = max(0.0, a + b + c - 2.0)
-    return min(max(p, lo), top)
-
-
-@numba.njit(cache=True, nogil=True)
-def _both(grid: F64, off: int, g: int, a: float, b: float) -> float:
-    """P(both events) from exact marginals plus the interpolated dependence excess."""
-    n = (g + 1) * (g + 1)
-    p = a * b + _interp2(grid[off * n : (off + 1) * n], g, a, b)
-    return min(max(p, max(0.0, a + b - 1.0)), min(a, b))
-
-
-@numba.njit(cache=True, nogil=True)
-def _two(p: float, total: float) -> float:
-    """Clamp P(at least two of three events) to what odds summing to ``total`` allow."""
-    return min(max(p, max(0.0, 0.5 * (total - 1.0))), min(1.0, 0.5 * total))
-
-
-@numba.njit(cache=True, nogil=True)
-def nonlinear(
-    wf: float,
-    wm: float,
-    wb: float,
-    lf: float,
-    lm: float,
-    lb: float,
-    scoop: float,
-    overall: float,
-    dw3: F64,
-    dl3: F64,
-    dw2: F64,
-    dl2: F64,
-    g: int,
-) -> float:
-    """Expected scoop and overall bonuses given each row's win (``w*``) and loss (``l*``) odds."""
-    pw = _all_three(dw3, g, wf, wm, wb)
-    pl = _all_three(dl3, g, lf, lm, lb)
-    value = scoop * (pw - pl)
-    if overall != 0.0:
-        # P(at least two of three) = sum of the pairs' joint odds - 2 P(all three).
-        two_w = _both(dw2, 0, g, wf, wm) + _both(dw2, 1, g, wf, wb) + _both(dw2, 2, g, wm, wb)
-        two_l = _both(dl2, 0, g, lf, lm) + _both(dl2, 1, g, lf, lb) + _both(dl2, 2, g, lm, lb)
-        value += overall * (
-            _two(two_w - 2.0 * pw, wf + wm + wb) - _two(two_l - 2.0 * pl, lf + lm + lb)
-        )
-    return value
-
-
-@numba.njit(cache=True, nogil=True)
-def rows_value(
-    fs: int,
-    ms: int,
-    bs: int,
-    table: F64,
-    dw3: F64,
-    dl3: F64,
-    dw2: F64,
-    dl2: F64,
-    g: int,
-    scoop: float,
-    overall: float,
-) -> float:
-    """A legal setting's value against an opponent who sets, from its three row strengths."""
-    value = table[fs, 0] + table[ms, 3] + table[bs, 6]
-    if scoop != 0.0 or overall != 0.0:
-        value += nonlinear(
-            table[fs, 1],
-            table[ms, 4],
-            table[bs, 7],
-            table[fs, 2],
-            table[ms, 5],
-            table[bs, 8],
-            scoop,
-            overall,
-            dw3,
-            dl3,
-            dw2,
-            dl2,
-            g,
-        )
-    return float(value)
-
-
-@numba.njit(cache=True, nogil=True)
-def rows_values(
-    strengths: I32,
-    table: F64,
-    dw3: F64,
-    dl3: F64,
-    dw2: F64,
-    dl2: F64,
-    g: int,
-    scoop: float,
-    overall: float,
-) -> F64:
-    """:func:`rows_value` of many settings: ``strengths[i]`` = (front, middle, back)."""
-    out = np.empty(strengths.shape[0], dtype=np.float64)
-    for i in range(strengths.shape[0]):
-        out[i] = rows_value(
-            strengths[i, 0],
-            strengths[i, 1],
-            strengths[i, 2],
-            table,
-            dw3,
-            dl3,
-            dw2,
-            dl2,
-            g,
-            scoop,
-            overall,
-        )
-    return out
 
 
 @numba.njit(cache=True, nogil=True)
@@ -324,65 +166,6 @@ def _consider(
     if value > threshold:
         return _insert(evs, picks, evs.shape[0], value, f, mid, back)
     return threshold
-
-
-@numba.njit(cache=True, nogil=True)
-def _shift(
-    value: float, d: F64, dr: F64, r: int, lo: int, hi: int, roy: float, roy_mode: int
-) -> float:
-    """Row ``r``'s linear value moved by the card-removal deltas of its win, loss and paid
-    royalty odds (see :mod:`thirteen.bots._setter_removal`)."""
-    dw = d[r, lo]
-    dl = -d[r, hi]
-    value += dw - dl
-    if roy_mode == ROY_WINNER:
-        value += roy * dw - dr[r, hi]
-    elif roy_mode == ROY_ALWAYS:
-        value -= dr[r, 0]
-    return value
-
-
-@numba.njit(cache=True, nogil=True)
-def _clamp(p: float) -> float:
-    return min(1.0, max(0.0, p))
-
-
-@numba.njit(cache=True, nogil=True)
-def _adjust_rows(
-    s5: I32,
-    s3: I32,
-    five: F64,
-    vf: F64,
-    wf: F64,
-    lf: F64,
-    lo_idx: I32,
-    hi_idx: I32,
-    d: F64,
-    dr: F64,
-    roy: F64,
-    roy_mode: int,
-) -> None:
-    """Move every five's middle and back values and odds, and every three's front ones, by the
-    hand's card-removal deltas (plain middle only)."""
-    for i in range(s5.shape[0]):
-        s = s5[i]
-        lo = lo_idx[1, s]
-        hi = hi_idx[1, s]
-        five[i, 0] = _shift(five[i, 0], d, dr, 1, lo, hi, roy[1, s], roy_mode)
-        five[i, 1] = _clamp(five[i, 1] + d[1, lo])
-        five[i, 2] = _clamp(five[i, 2] - d[1, hi])
-        lo = lo_idx[2, s]
-        hi = hi_idx[2, s]
-        five[i, 3] = _shift(five[i, 3], d, dr, 2, lo, hi, roy[2, s], roy_mode)
-        five[i, 4] = _clamp(five[i, 4] + d[2, lo])
-        five[i, 5] = _clamp(five[i, 5] - d[2, hi])
-    for j in range(s3.shape[0]):
-        s = s3[j]
-        lo = lo_idx[0, s]
-        hi = hi_idx[0, s]
-        vf[j] = _shift(vf[j], d, dr, 0, lo, hi, roy[0, s], roy_mode)
-        wf[j] = _clamp(wf[j] + d[0, lo])
-        lf[j] = _clamp(lf[j] - d[0, hi])
 
 
 BOUND_SHIFT = 6
@@ -716,213 +499,3 @@ def _search_impl(
         if picks[i, 0] >= 0:
             filled += 1
     return filled
-
-
-@numba.njit(cache=True, nogil=True)
-def natural_mask(cards: I8) -> int:
-    """Bit ``i`` set when the 13 cards hold natural ``NATURAL_ORDER[i]`` (RULES §2.7)."""
-    ranks = np.zeros(13, dtype=np.int64)
-    suits = np.zeros(4, dtype=np.int64)
-    for c in cards:
-        ranks[c >> 2] += 1
-        suits[c & 3] += 1
-    mask = 0
-    distinct = 0
-    pairs = 0
-    for r in range(13):
-        if ranks[r] > 0:
-            distinct += 1
-        pairs += ranks[r] // 2
-    if distinct == 13:
-        mask |= 1
-    # Three flushes: give the 3-, 5- and 5-card groups a suit each; counts must match exactly.
-    need = np.zeros(4, dtype=np.int64)
-    found = False
-    for s0 in range(4):
-        for s1 in range(4):
-            for s2 in range(4):
-                need[:] = 0
-                need[s0] += 3
-                need[s1] += 5
-                need[s2] += 5
-                same = True
-                for s in range(4):
-                    if need[s] != suits[s]:
-                        same = False
-                if same:
-                    found = True
-    if found:
-        mask |= 2
-    # Three straights: two five-card runs (A-2-3-4-5 .. T-J-Q-K-A) and a three-card run
-    # (A-2-3 .. Q-K-A) using every card.
-    left = np.empty(13, dtype=np.int64)
-    done = False
-    for lo1 in range(-1, 9):
-        if done:
-            break
-        for lo2 in range(lo1, 9):
-            left[:] = ranks
-            ok = True
-            for lo in (lo1, lo2):
-                for t in range(5):
-                    r = (lo + t) % 13 if lo >= 0 else (12 if t == 0 else t - 1)
-                    left[r] -= 1
-                    if left[r] < 0:
-                        ok = False
-            if not ok:
-                continue
-            for lo3 in range(-1, 11):
-                match = True
-                for r in range(13):
-                    want = 0
-                    if lo3 >= 0:
-                        if lo3 <= r < lo3 + 3:
-                            want = 1
-                    elif r == 12 or r <= 1:
-                        want = 1
-                    if left[r] != want:
-                        match = False
-                        break
-                if match:
-                    done = True
-                    break
-            if done:
-                break
-    if done:
-        mask |= 4
-    if pairs >= 6:
-        mask |= 8
-    if ranks[9] == 0 and ranks[10] == 0 and ranks[11] == 0:
-        mask |= 16
-    return mask
-
-
-@numba.njit(cache=True, nogil=True)
-def decide(
-    play: float,
-    naturals: int,
-    payout: F64,
-    p_rows: float,
-    p_surrender: float,
-    p_natural: F64,
-    can_surrender: bool,
-    cost: float,
-) -> tuple[int, float]:
-    """The best action and its value per opponent: ``(-1, ev)`` play, ``(-2, ev)`` surrender,
-    ``(i, ev)`` declare natural ``i``.
-
-    ``play`` is the best setting's value against an opponent who sets his hand; the opponent
-    surrenders with odds ``p_surrender`` and declares natural ``i`` with odds ``p_natural[i]``
-    (paid ``payout[i]``; a negative payout means the table does not pay that natural).
-    """
-    opp_naturals = 0.0
-    for i in range(payout.shape[0]):
-        if payout[i] >= 0.0:
-            opp_naturals += p_natural[i] * payout[i]
-    best_ev = p_rows * play + p_surrender * cost - opp_naturals
-    best = -1
-    if can_surrender:
-        ev = -p_rows * cost - opp_naturals
-        if ev > best_ev:
-            best_ev = ev
-            best = -2
-    for i in range(payout.shape[0]):
-        if (naturals >> i) & 1 and payout[i] >= 0.0:
-            mine = payout[i]
-            ev = (p_rows + p_surrender) * mine
-            for j in range(payout.shape[0]):
-                theirs = payout[j]
-                if theirs >= 0.0:
-                    if mine > theirs:
-                        ev += p_natural[j] * mine
-                    elif theirs > mine:
-                        ev -= p_natural[j] * theirs
-            if ev > best_ev:
-                best_ev = ev
-                best = i
-    return best, best_ev
-
-
-@numba.njit(cache=True, parallel=True)
-def search_many(
-    hands: I8,
-    sub5: I8,
-    sub3: I8,
-    splits: I16,
-    key5: I32,
-    bit: I32,
-    rank5: I16,
-    flush5: I16,
-    key3: I32,
-    rank3: I16,
-    low5: I16,
-    lowflush5: I16,
-    table: F64,
-    front_key: I16,
-    dw3: F64,
-    dl3: F64,
-    dw2: F64,
-    dl2: F64,
-    g: int,
-    scoop: float,
-    overall: float,
-    mode: int,
-    payout: F64,
-    p_rows: float,
-    p_surrender: float,
-    p_natural: F64,
-    can_surrender: bool,
-    cost: float,
-    picks_out: I32,
-    actions: I32,
-    evs_out: F64,
-) -> None:
-    """:func:`search` and :func:`decide` for many hands at once (threads over hands).
-
-    ``picks_out[i]`` gets hand ``i``'s best setting, ``actions[i]`` the action code of
-    :func:`decide` and ``evs_out[i]`` the best setting's value against an opponent who sets.
-    """
-    for h in numba.prange(hands.shape[0]):
-        evs = np.empty(1, dtype=np.float64)
-        picks = np.empty((1, 3), dtype=np.int32)
-        search(
-            hands[h],
-            sub5,
-            sub3,
-            splits,
-            key5,
-            bit,
-            rank5,
-            flush5,
-            key3,
-            rank3,
-            low5,
-            lowflush5,
-            table,
-            front_key,
-            dw3,
-            dl3,
-            dw2,
-            dl2,
-            g,
-            scoop,
-            overall,
-            mode,
-            evs,
-            picks,
-        )
-        picks_out[h, 0] = picks[0, 0]
-        picks_out[h, 1] = picks[0, 1]
-        picks_out[h, 2] = picks[0, 2]
-        evs_out[h] = evs[0]
-        action, _ = decide(
-            evs[0],
-            natural_mask(hands[h]),
-            payout,
-            p_rows,
-            p_surrender,
-            p_natural,
-            can_surrender,
-            cost,
-        )
-        actions[h] = action
