@@ -6,8 +6,7 @@ A street *code* gives, for each card of the street, the row it goes to (0 front,
 together (the rollouts' lookahead). Boards and tables as in :mod:`thirteen.bots._ofc_values`.
 
 The rollouts (:mod:`thirteen.bots._ofc_rollouts`) build on these, and carry compiled copies of
-them: after changing a kernel here, delete the bots' numba cache (see
-:mod:`thirteen.bots._ofc_values`).
+them (:mod:`thirteen.bots._kernel_cache`).
 """
 
 from __future__ import annotations

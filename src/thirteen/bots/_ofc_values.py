@@ -12,10 +12,8 @@ settings (:data:`P_NAMES`).
 
 Here: those names, and the evaluation of a board, finished or not (:func:`board_value`). The
 kernels that play a street (:mod:`thirteen.bots._ofc_streets`) and those that complete boards
-over sampled deals (:mod:`thirteen.bots._ofc_rollouts`) build on these. A compiled kernel carries
-a copy of every kernel it calls, and numba's cache checks each file alone: after changing a
-kernel here, delete the bots' numba cache (``src/thirteen/bots/__pycache__/_ofc_*.nb[ci]``), or
-the kernels of those files keep the old one.
+over sampled deals (:mod:`thirteen.bots._ofc_rollouts`) build on these, and carry compiled copies
+of them (the cache drops them all when a kernel changes: :mod:`thirteen.bots._kernel_cache`).
 """
 
 from __future__ import annotations

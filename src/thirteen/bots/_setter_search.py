@@ -10,11 +10,9 @@ any weaker rows could have cannot beat the best setting found so far is skipped 
 Kernels trust their input: :mod:`thirteen.bots.setter` validates cards and rules first. What a
 setting is worth comes from :mod:`thirteen.bots._setter_values`. Deciding a hand (play, surrender
 or declare a natural) and searching many hands at once (:mod:`thirteen.bots._setter_decide`)
-build on this search, as card removal (:mod:`thirteen.bots._setter_removal`) does. A compiled
-kernel carries a copy of every kernel it calls, and numba's cache checks each file alone: after
-changing a kernel here, delete the bots' numba cache
-(``src/thirteen/bots/__pycache__/_setter_*.nb[ci]``), or the kernels of those files keep the old
-one.
+build on this search, as card removal (:mod:`thirteen.bots._setter_removal`) does, and carry
+compiled copies of it (the cache drops them all when a kernel changes:
+:mod:`thirteen.bots._kernel_cache`).
 """
 
 from __future__ import annotations

@@ -7,10 +7,8 @@ the interpolated dependence grids (how far the rows' outcomes are from independe
 row's value and odds by the hand's deltas.
 
 The search (:mod:`thirteen.bots._setter_search`) and card removal
-(:mod:`thirteen.bots._setter_removal`) build on these. A compiled kernel carries a copy of every
-kernel it calls, and numba's cache checks each file alone: after changing a kernel here, delete
-the bots' numba cache (``src/thirteen/bots/__pycache__/_setter_*.nb[ci]``), or the kernels of
-those files keep the old one.
+(:mod:`thirteen.bots._setter_removal`) build on these, and carry compiled copies of them (the
+cache drops them all when a kernel changes: :mod:`thirteen.bots._kernel_cache`).
 """
 
 from __future__ import annotations

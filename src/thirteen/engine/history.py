@@ -43,11 +43,6 @@ from thirteen.engine.history_format import (
     bad_history,
     json_object,
 )
-
-# The room (``server/http/histories.py``, ``server/money/signing.py``) imports ``history_to_text``
-# and ``SIGNATURE`` from here, as it does the snapshots' JSON: they stay importable here (see
-# ``__all__``) while the room is split on another branch.
-from thirteen.engine.history_text import history_to_text
 from thirteen.engine.snapshot import (
     canonical_json,
     header_commitment,
@@ -442,7 +437,6 @@ def redact_history(history: HandHistory, viewer: int | None) -> dict[str, Any]:
 
 __all__ = [
     "HIDDEN",
-    "SIGNATURE",
     "SIGNATURE_ALGORITHM",
     "HandHistory",
     "ReadHistory",
@@ -451,7 +445,6 @@ __all__ = [
     "finish",
     "history_from_json",
     "history_to_json",
-    "history_to_text",
     "read_history",
     "record",
     "redact_history",

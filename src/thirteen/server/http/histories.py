@@ -12,7 +12,8 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 from sqlalchemy import select
 
-from thirteen.engine.history import history_from_json, history_to_text, redact_history
+from thirteen.engine.history import history_from_json, redact_history
+from thirteen.engine.history_text import history_to_text
 from thirteen.server.db.models import GameTable, Hand, HandSeat
 from thirteen.server.http.api import Admin, ApiError, RowId, User, db_of, errors
 from thirteen.server.money.signing import Signer

@@ -30,12 +30,12 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from thirteen.engine.history import (
-    SIGNATURE,
     SIGNATURE_ALGORITHM,
     decode_base64,
     signed_bytes,
     signing_key_id,
 )
+from thirteen.engine.history_format import SIGNATURE
 from thirteen.server.settings import Settings
 
 KEY_FILE = "signing.key"
