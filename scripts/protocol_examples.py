@@ -40,7 +40,7 @@ from thirteen.engine.rules import get_rules
 from thirteen.server.http.app import create_app
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import load_settings
-from thirteen.server.tables import owner as table_module
+from thirteen.server.tables import hands as table_module
 from thirteen.server.tables import protocol
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"

@@ -21,7 +21,7 @@ from thirteen.server.http import sockets as ws
 from thirteen.server.http.app import create_app
 from thirteen.server.money.accounts import TICKET_SECONDS
 from thirteen.server.settings import load_settings
-from thirteen.server.tables import owner as tables
+from thirteen.server.tables import broadcast as tables
 from thirteen.server.tables import protocol
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -53,10 +53,11 @@ from thirteen.server.settings import Settings
 from thirteen.server.tables import leases
 from thirteen.server.tables.bus import Bus, BusError, Message
 from thirteen.server.tables.lobby import LobbyFeed
-from thirteen.server.tables.owner import Request, TableOwner
+from thirteen.server.tables.owner import TableOwner
 from thirteen.server.tables.placement import Placement
 from thirteen.server.tables.protocol import CLOSE_GOING_AWAY
 from thirteen.server.tables.relay import Call, CallError, Relay
+from thirteen.server.tables.requests import Request
 
 log = logging.getLogger("thirteen.server.room")
 

@@ -21,8 +21,8 @@ from thirteen.server.db.session import Database
 from thirteen.server.http.api import ApiError, Body, RowId, User, db_of, errors, settings_of
 from thirteen.server.money import ledger
 from thirteen.server.room import Room, TableSpec
-from thirteen.server.tables.owner import Request as OwnerRequest
 from thirteen.server.tables.owner import TableOwner
+from thirteen.server.tables.requests import Request as OwnerRequest
 
 router = APIRouter()
 

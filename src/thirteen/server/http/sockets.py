@@ -24,7 +24,8 @@ from thirteen.server.money.accounts import Accounts, Me
 from thirteen.server.money.throttle import RateLimitError, Throttle
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings
-from thirteen.server.tables.owner import Request, TableOwner, Watcher
+from thirteen.server.tables.broadcast import Watcher
+from thirteen.server.tables.owner import TableOwner
 from thirteen.server.tables.protocol import (
     BURST,
     CLOSE_POLICY,
@@ -40,6 +41,7 @@ from thirteen.server.tables.protocol import (
     parse_message,
 )
 from thirteen.server.tables.relay import Relay, take_message
+from thirteen.server.tables.requests import Request
 
 log = logging.getLogger("thirteen.server.ws")
 

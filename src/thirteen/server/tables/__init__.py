@@ -4,6 +4,15 @@ fencing token (``leases``), the Redis bus between processes (``bus``), and the r
 serves a socket held by one process at a table another runs (``relay``) — plus the table
 protocol's messages and close codes (``protocol``).
 
+The owner is the face of pieces it composes, each holding the table's shared memory (``live``:
+its settings, state and seats): the hand loop that takes requests and due actions one at a time
+and accepts each action (``hands``), with its bots thinking (``thinking``) and a player's
+requests made engine actions and answered once (``requests``); seating and money — the seats,
+the room's own seat actions and the ledger's postings (``seating``); persistence — the group
+writer's piece that journals an action and moves its chips, the hand's history, snapshots
+(``journal``), and rebuilding an owner from the database (``resume``); and broadcasting —
+watchers, their frames, presence and the lobby's entry (``broadcast``).
+
 The room composes two pieces from here: where tables run (``placement``: which tables this
 process takes, its leases' renewal, handing tables over, finding a table's process) and the
 lobby's feed (``lobby``: the lobby's watchers and the entries of every process's tables).

@@ -17,8 +17,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from thirteen.server.tables.broadcast import Watcher
 from thirteen.server.tables.bus import Bus, Message
-from thirteen.server.tables.owner import TableOwner, Watcher
+from thirteen.server.tables.owner import TableOwner
 
 LOBBY_SECONDS = 0.25
 """A table's change reaches the lobbies within this (changes meanwhile go in one frame)."""

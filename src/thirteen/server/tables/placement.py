@@ -31,8 +31,10 @@ from thirteen.server.settings import Settings
 from thirteen.server.tables import leases
 from thirteen.server.tables.bus import Bus
 from thirteen.server.tables.lobby import LobbyFeed
-from thirteen.server.tables.owner import Request, TableOwner, load_owner
+from thirteen.server.tables.owner import TableOwner
 from thirteen.server.tables.relay import Relay
+from thirteen.server.tables.requests import Request
+from thirteen.server.tables.resume import load_owner
 
 log = logging.getLogger("thirteen.server.room")  # the room's lines, as before this module
 

@@ -27,15 +27,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from thirteen.engine.errors import RuleError
+from thirteen.server.tables.broadcast import Watcher
 from thirteen.server.tables.bus import Bus, Message
-from thirteen.server.tables.owner import MOVED_SENTENCE as MOVED
-from thirteen.server.tables.owner import Request, Watcher
+from thirteen.server.tables.hands import MOVED_SENTENCE as MOVED
 from thirteen.server.tables.protocol import (
     CLOSE_MOVED,
     ActionMessage,
     ResyncMessage,
     error_frame,
 )
+from thirteen.server.tables.requests import Request
 
 if TYPE_CHECKING:
     from thirteen.server.tables.owner import TableOwner

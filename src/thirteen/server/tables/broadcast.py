@@ -1,0 +1,227 @@
+"""Broadcasting: who watches a table and what each socket is sent (:class:`Broadcaster`).
+
+Each watcher gets frames built from ``view(state, its seat)`` and the events redacted for that
+seat, and nothing else: one frame per seat for each accepted action, offered to every socket of
+that seat; a snapshot when it attaches or asks again (with the events it missed, when the table
+still remembers them); a word when a seated player's first socket opens or last one closes; and
+the table's entry in the lobby. A socket that falls behind is dropped, never waited for
+(:class:`Watcher`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from thirteen.engine.events import Event, event_to_json, redact
+from thirteen.engine.views import view, view_to_json
+from thirteen.server.metrics import Metrics
+from thirteen.server.tables.live import LiveTable, now
+from thirteen.server.tables.protocol import CLOSE_GOING_AWAY, CLOSE_POLICY, error_frame
+
+OUTBOX_FRAMES = 256
+"""Frames a socket may have waiting; a socket that falls this far behind is dropped."""
+RECENT_EVENTS = 512
+"""Accepted actions whose events a reconnecting client can be sent again."""
+CLOSED_SENTENCE = "This table has closed."
+PRIVATE_SENTENCE = (
+    "This is an event's table: only its players and the event's director may open it while "
+    "the event runs; its hands appear in the event's results once all three tables played them."
+)
+
+
+class Watcher:
+    """A socket watching a table: who it is, and the frames waiting to be written to it."""
+
+    def __init__(self, user_id: int | None, name: str | None) -> None:
+        self.user_id = user_id
+        self.name = name
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX_FRAMES)
+        self.dropped = False
+        self.finished = asyncio.Event()
+        """Set when the socket's writer is done (its close sent)."""
+        self.closing: tuple[int, str] | None = None
+        """Why the writer closes the socket, when it was asked to (not when it fell behind)."""
+
+    def close(self) -> None:
+        """Ask the socket's writer to finish (after what is already queued)."""
+        self.close_with(CLOSE_GOING_AWAY, "Goodbye.")
+
+    def close_with(self, code: int, reason: str) -> None:
+        """Finish after what is queued, closing the socket with ``code`` and ``reason``."""
+        if not self.dropped:
+            self.dropped = True
+            self.closing = (code, reason)
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
+
+    def offer(self, frame: dict[str, Any]) -> None:
+        """Queue ``frame``; a socket that does not keep up is dropped, never waited for."""
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.dropped = True
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(None)
+
+
+class Broadcaster:
+    """A table's watchers, and the frames each is sent (called from the owner's task only)."""
+
+    def __init__(self, table: LiveTable, metrics: Metrics) -> None:
+        self.table = table
+        self.metrics = metrics
+        self.watchers: set[Watcher] = set()
+        self.recent: deque[tuple[int, tuple[Event, ...]]] = deque(maxlen=RECENT_EVENTS)
+        self.hands_done: deque[float] = deque(maxlen=1000)
+        """When the table's last hands settled (the lobby shows hands an hour)."""
+        self._presence: list[int] = []
+        """The connected seats the watchers were last told of."""
+
+    # ------------------------------------------------------------------ sockets
+    def attach(
+        self, watcher: Watcher, since: int | None, may_watch: Callable[[int | None], bool] | None
+    ) -> dict[str, Any]:
+        """Let ``watcher`` in (``may_watch``: whom a private table lets in) with a snapshot, or
+        close it with a word why; the owner's answer."""
+        if self.table.settings.status == "closed":  # it closed while the socket was let in
+            watcher.offer({"type": "closing", "message": CLOSED_SENTENCE})
+            watcher.close()
+            return {"type": "closing", "message": CLOSED_SENTENCE}
+        if may_watch is not None and not may_watch(watcher.user_id):
+            watcher.offer(error_frame("private_table", PRIVATE_SENTENCE))
+            watcher.close_with(CLOSE_POLICY, PRIVATE_SENTENCE)
+            return error_frame("private_table", PRIVATE_SENTENCE)
+        self.watchers.add(watcher)
+        self.metrics.ws_watching.inc()
+        watcher.offer(self.snapshot(watcher, since))
+        self._presence_changed(skip=watcher)
+        return {"type": "attached"}
+
+    def detach(self, watcher: Watcher | None) -> None:
+        if watcher in self.watchers:
+            assert watcher is not None
+            self.watchers.discard(watcher)
+            self.metrics.ws_watching.dec()
+        self._presence_changed()
+
+    def close_all(self, code: int, reason: str) -> None:
+        """Close every socket with ``code`` (the table moved to another process)."""
+        for watcher in list(self.watchers):
+            watcher.close_with(code, reason)
+        self.watchers.clear()
+
+    def closed(self) -> None:
+        """The table has closed: tell every socket so, and close it."""
+        for watcher in list(self.watchers):
+            watcher.offer({"type": "closing", "message": CLOSED_SENTENCE})
+            watcher.close()
+        self.watchers.clear()
+
+    # ------------------------------------------------------------------ frames
+    def tell(self, events: tuple[Event, ...]) -> None:
+        """Every watcher's frame for the action just accepted (the table's state is the one
+        after it), remembered for the sockets that reconnect."""
+        table = self.table
+        self.recent.append((table.state.state_id, events))
+        frames: dict[int | None, dict[str, Any]] = {}
+        for watcher in list(self.watchers):
+            seat = table.seat_of(watcher.user_id)
+            frame = frames.get(seat)
+            if frame is None:
+                frame = frames[seat] = self._frame("update", seat, events)
+            watcher.offer(frame)
+            if watcher.dropped:
+                self.watchers.discard(watcher)
+                self.metrics.ws_watching.dec()
+        self._presence = self.connected()
+
+    def connected(self) -> list[int]:
+        """The seats whose player has a socket open at this table (a bot always counts)."""
+        online = {w.user_id for w in self.watchers if not w.dropped}
+        seated = self.table.seated
+        return sorted(s for s, who in seated.items() if who.is_bot or who.user_id in online)
+
+    def _presence_changed(self, skip: Watcher | None = None) -> None:
+        """Tell every watcher (but ``skip``, whose snapshot says so) when a seated player's
+        first socket opens or last one closes."""
+        connected = self.connected()
+        if connected == self._presence:
+            return
+        self._presence = connected
+        frame = {
+            "type": "presence",
+            "table": self.table.id,
+            "connected": connected,
+            "server_time": now(),
+        }
+        for watcher in list(self.watchers):
+            if watcher is not skip:
+                watcher.offer(frame)
+
+    def _frame(self, kind: str, seat: int | None, events: tuple[Event, ...]) -> dict[str, Any]:
+        table = self.table
+        state = table.state
+        shown = [event_to_json(r) for e in events if (r := redact(e, seat)) is not None]
+        who = table.seated.get(seat) if seat is not None else None
+        bank = who.time_bank(table.settings.time_bank_seconds, now()) if who else None
+        return {
+            "type": kind,
+            "table": table.id,
+            "state_id": state.state_id,
+            "server_time": now(),
+            "seat": seat,
+            "time_bank": None if bank is None else round(bank, 1),
+            "events": shown,
+            "view": view_to_json(view(state, seat)),
+            "connected": self.connected(),
+        }
+
+    def snapshot(self, watcher: Watcher, since: int | None) -> dict[str, Any]:
+        """Where the table stands for this watcher; with ``since``, the events it missed."""
+        seat = self.table.seat_of(watcher.user_id)
+        missed: tuple[Event, ...] = ()
+        if since is not None and self.recent and self.recent[0][0] <= since + 1:
+            missed = tuple(e for sid, evs in self.recent if sid > since for e in evs)
+        frame = self._frame("snapshot", seat, missed)
+        frame["settings"] = self.table.settings.to_json(self.table.state.rules)
+        frame["you"] = watcher.name
+        return frame
+
+    # ------------------------------------------------------------------ the lobby
+    def hand_played(self) -> None:
+        self.hands_done.append(now())
+
+    def lobby_entry(self) -> dict[str, Any]:
+        state, settings = self.table.state, self.table.settings
+        taken = sum(1 for s in state.seats if s is not None)
+        cutoff = now() - 3600
+        recent = [t for t in self.hands_done if t >= cutoff]
+        rules = state.rules
+        entry = settings.to_json(rules)
+        del entry["rules"]
+        entry.update(
+            {
+                "taken": taken,
+                "free": settings.seats - taken,
+                "players": [s.player for s in state.seats if s is not None],
+                "hands_per_hour": len(recent),
+                "timers": {
+                    "set_hand": rules.set_hand_seconds,
+                    "first_street": rules.first_street_seconds,
+                    "street": rules.street_seconds,
+                    "fantasyland": rules.fantasyland_seconds,
+                    "showdown": rules.showdown_seconds,
+                },
+            }
+        )
+        return entry
+
+
+__all__ = ["OUTBOX_FRAMES", "RECENT_EVENTS", "Broadcaster", "Watcher"]

@@ -1,0 +1,329 @@
+"""The hand loop: the owner's one task, which takes a table's requests and due actions one at a
+time and accepts each action through the engine's ``apply`` (:class:`HandLoop`).
+
+Everything that touches a table — a player's decision, a timeout, a bot's move, a buy-in, a
+top-up, leaving, the next deal — goes through the queue and the engine's ``apply``, one at a
+time. An accepted action is journaled (and its chips moved) in a committed database transaction
+**before** anyone hears of it (:mod:`.journal`); then the table's state moves on and each watcher
+is sent its frame (:mod:`.broadcast`). Between requests the loop waits for the next deadline —
+a deal, a seat's timeout — and acts on it when it comes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from thirteen.bots.base import show_the_showdown
+from thirteen.engine.actions import Action, StartHand, Timeout
+from thirteen.engine.deck import Deal, fresh_deal
+from thirteen.engine.errors import RuleError
+from thirteen.engine.events import Event, HandSettled, HandStarted, PlayerLeft, PlayerSat
+from thirteen.engine.state import Phase, TableState, next_deadline
+from thirteen.engine.table import apply
+from thirteen.server.metrics import Metrics
+from thirteen.server.tables.broadcast import Broadcaster
+from thirteen.server.tables.journal import Journal
+from thirteen.server.tables.leases import LeaseLostError
+from thirteen.server.tables.live import LiveTable, now
+from thirteen.server.tables.protocol import CLOSE_MOVED, error_frame
+from thirteen.server.tables.requests import ClientActions, Decisions, Request
+from thirteen.server.tables.seating import Seating
+from thirteen.server.tables.thinking import BotThinking
+
+log = logging.getLogger("thirteen.server.tables")
+
+MOVED_SENTENCE = "This table moved to another server; reconnecting."
+
+
+class HandLoop:
+    """The one task that owns a table's state: its queue, its timers, and accepting actions."""
+
+    def __init__(
+        self,
+        table: LiveTable,
+        journal: Journal,
+        seating: Seating,
+        broadcaster: Broadcaster,
+        metrics: Metrics,
+        *,
+        bot_budget: float,
+        bot_delay: float,
+        run_hook: Callable[[], Awaitable[None]],
+        on_change: Callable[[], None] | None,
+        on_lost: Callable[[], None] | None,
+    ) -> None:
+        self.table = table
+        self.journal = journal
+        self.seating = seating
+        self.broadcaster = broadcaster
+        self.metrics = metrics
+        self.run_hook = run_hook
+        """The owner's call of the table's hook (a sit & go's director), after every hand and
+        when the hook asks to be called again."""
+        self.on_change = on_change
+        """Called when the table's lobby entry changes (a seat taken or left, a hand begun or
+        ended, the table closed)."""
+        self.on_lost = on_lost
+        """Called once the table stopped because another process took its lease."""
+        self.queue: asyncio.Queue[Request] = asyncio.Queue()
+        self.decisions = Decisions(table)
+        self.clients = ClientActions(table, self.decisions, journal, broadcaster, self.accept)
+        self.thinking = BotThinking(
+            table,
+            seating.bots,
+            self.queue,
+            self.decisions,
+            self.accept,
+            bot_budget=bot_budget,
+            bot_delay=bot_delay,
+        )
+        self.task: asyncio.Task[None] | None = None
+        self.abandoned = False
+        self._stalled_until = 0.0
+        self._closing_tried = -1
+        # What a duplicate event's gate asks (bound to the owner, which it is handed), if any
+        self.next_deal: Callable[[], Awaitable[Deal | float]] | None = None
+        self.may_watch: Callable[[int | None], bool] | None = None
+
+    # ------------------------------------------------------------------ running
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.table.id}")
+        self.thinking.schedule()
+
+    async def stop(self) -> None:
+        """Stop taking requests; what was accepted is already written."""
+        self.thinking.cancel()
+        if self.task is not None:
+            await self.queue.put(Request("stop"))
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def _run(self) -> None:
+        try:
+            await self._serve()
+        except LeaseLostError:
+            log.warning("table lost to another process", extra={"table": self.table.id})
+            self.abandon()
+
+    def abandon(self) -> None:
+        """Another process runs the table now: answer what is waiting, close every socket
+        (their clients reconnect and find the table's new process), write nothing."""
+        if self.abandoned:
+            return
+        self.abandoned = True
+        self.thinking.cancel()
+        while not self.queue.empty():
+            self._answer(self.queue.get_nowait(), error_frame("moved", MOVED_SENTENCE))
+        self.broadcaster.close_all(CLOSE_MOVED, MOVED_SENTENCE)
+        if self.on_lost is not None:
+            asyncio.get_running_loop().call_soon(self.on_lost)
+
+    def nudge(self, kind: str) -> None:
+        """Queue a request of the table's own (``wake``, ``hook``) while the loop runs."""
+        if not self.abandoned and self.task is not None and not self.task.done():
+            self.queue.put_nowait(Request(kind))
+
+    async def _serve(self) -> None:
+        table = self.table
+        while True:
+            due = next_deadline(table.state)
+            if (
+                due is None
+                and table.settings.status == "closing"
+                and table.state.phase != Phase.PLAYING
+                and self._closing_tried != table.state.state_id
+            ):
+                # a closing table with no deal to wait for (a restart between its closing and
+                # its seats emptying, or too few players left to deal): close it now
+                self._closing_tried = table.state.state_id
+                await self._close_seats()
+                continue
+            timeout = None
+            if due is not None:
+                timeout = max(0.0, max(due[0], self._stalled_until) - now())
+            try:
+                request = await asyncio.wait_for(self.queue.get(), timeout)
+            except TimeoutError:
+                assert due is not None
+                await self._on_due(*due)
+                continue
+            if request.kind == "stop":
+                self._answer(request, {"type": "stopped"})
+                return
+            try:
+                await self._handle(request)
+            except LeaseLostError:
+                self._answer(request, error_frame("moved", MOVED_SENTENCE, request.client_id))
+                raise
+            except Exception:  # the table must go on whatever one request did
+                log.exception("request failed", extra={"table": table.id, "kind": request.kind})
+                self._answer(
+                    request,
+                    error_frame(
+                        "internal",
+                        "Something went wrong on our side; nothing was changed.",
+                        request.client_id,
+                    ),
+                )
+
+    def _answer(self, request: Request, frame: dict[str, Any]) -> None:
+        if request.reply is not None and not request.reply.done():
+            request.reply.set_result(frame)
+
+    async def _on_due(self, when: float, what: str, seat: int | None) -> None:
+        at = max(now(), when)  # a timer may wake a hair early; the engine's clock must not
+        action: Action
+        if what == "deal":
+            if self.table.settings.status != "open":
+                await self._close_seats()
+                return
+            deal = fresh_deal() if self.next_deal is None else await self.next_deal()
+            if not isinstance(deal, Deal):  # not yet: ask again then, or when woken
+                self._stalled_until = deal
+                return
+            action = StartHand(deal=deal, at=at)
+        else:
+            assert seat is not None
+            action = Timeout(seat=seat, at=at)
+        try:
+            await self.accept(action)
+        except RuleError as e:  # a deadline the engine does not agree with: try again soon
+            log.warning(
+                "due action refused", extra={"table": self.table.id, "what": what, "code": e.code}
+            )
+            self._stalled_until = at + 1.0
+
+    # ------------------------------------------------------------------ requests
+    async def _handle(self, request: Request) -> None:
+        kind = request.kind
+        if kind == "wake":
+            self._stalled_until = 0.0
+            return
+        if kind == "attach":
+            assert request.watcher is not None
+            answer = self.broadcaster.attach(request.watcher, request.since, self.may_watch)
+            self._answer(request, answer)
+        elif kind == "detach":
+            self.broadcaster.detach(request.watcher)
+            self._answer(request, {"type": "detached"})
+        elif kind == "resync":
+            assert request.watcher is not None
+            request.watcher.offer(self.broadcaster.snapshot(request.watcher, request.since))
+            self._answer(request, {"type": "resynced"})
+        elif kind == "action":
+            self._answer(request, await self.clients.answer(request))
+        elif kind == "bot":
+            await self.thinking.play(request)
+            self._answer(request, {"type": "done"})
+        elif kind == "close":
+            await self.close_after_hand()
+            self._answer(request, {"type": "closing"})
+        elif kind == "hook":
+            await self.run_hook()
+            self._answer(request, {"type": "done"})
+        else:
+            self._answer(request, error_frame("bad_request", "Unknown request."))
+
+    # ------------------------------------------------------------------ accepting
+    async def accept(
+        self, action: Action, *, user_id: int | None = None, client_id: str | None = None
+    ) -> None:
+        """Apply, journal (moving chips in the same transaction), then tell everyone."""
+        started = time.perf_counter()
+        table = self.table
+        before = table.state
+        action = replace(
+            action, at=max(action.at, before.clock)
+        )  # the table's clock never runs back
+        new, events = apply(before, action)
+        await self.journal.commit(new, action, events, user_id, client_id)
+        table.state = new
+        self._track(before, new, action, events)
+        self.broadcaster.tell(events)
+        self.metrics.action_seconds.observe(time.perf_counter() - started)
+        self.thinking.schedule()
+        bots = self.seating.bots
+        settled = any(isinstance(e, HandSettled) for e in events)
+        if settled:
+            show_the_showdown(table.state, bots.items())
+        if settled and bots and not table.settings.is_tournament:
+            await self.seating.refill_bots(self.accept)
+        if settled:
+            await self.run_hook()
+        if any(isinstance(e, HandStarted) for e in events) and not table.settings.is_tournament:
+            await self.seating.unseat_long_absent(self.accept)
+        if self.on_change is not None and any(
+            isinstance(e, PlayerSat | PlayerLeft | HandStarted | HandSettled) for e in events
+        ):
+            self.on_change()
+
+    def replayed(
+        self, before: TableState, new: TableState, action: Action, events: tuple[Event, ...]
+    ) -> None:
+        """An action read back from the journal (:func:`.resume.load_owner`): the table moves
+        on as it did then, telling nobody and counting nothing."""
+        self.table.state = new
+        self._track(before, new, action, events, replaying=True)
+
+    def _track(
+        self,
+        before: TableState,
+        new: TableState,
+        action: Action,
+        events: tuple[Event, ...],
+        replaying: bool = False,
+    ) -> None:
+        """Histories, decision ids, the hand id and the players' seats after an action."""
+        self.journal.record(before, action)
+        self.decisions.track(new)
+        for event in events:
+            if isinstance(event, HandSettled):
+                self.broadcaster.hand_played()
+                if not replaying:
+                    self.metrics.hands.labels(self.table.settings.preset).inc()
+                    log.info(
+                        "hand settled",
+                        extra={
+                            "table": self.table.id,
+                            "hand": self.journal.hand_id,
+                            "state_id": new.state_id,
+                        },
+                    )
+                self.journal.hand_settled()
+            elif replaying:
+                continue  # who sits where comes from the open sittings, not from old events
+            elif isinstance(event, HandStarted):
+                self.seating.hand_started(new)
+            elif isinstance(event, PlayerLeft):
+                self.seating.left(event.seat)
+            elif isinstance(event, PlayerSat):
+                self.seating.sat(event.seat)
+
+    # ------------------------------------------------------------------ closing
+    async def close_after_hand(self) -> None:
+        """Close the table: now between hands, else once the hand in play has settled."""
+        table = self.table
+        table.settings = replace(table.settings, status="closing")
+        await self.journal.set_status("closing")
+        if table.state.phase != Phase.PLAYING:
+            await self._close_seats()
+
+    async def _close_seats(self) -> None:
+        """A closing table between hands: everyone leaves with their chips; then it is closed."""
+        table = self.table
+        await self.seating.leave_all(self.accept)
+        if not table.seated:
+            table.settings = replace(table.settings, status="closed")
+            await self.journal.set_status("closed")
+            self.broadcaster.closed()
+            if self.on_change is not None:
+                self.on_change()
+
+
+__all__ = ["MOVED_SENTENCE", "HandLoop"]

@@ -1,0 +1,288 @@
+"""Persistence: an accepted action journaled, its chips moved and its hand recorded in one
+committed transaction, before anyone hears of it.
+
+The database's group writer commits the actions of every table waiting at that moment together
+(:mod:`thirteen.server.db.writer`); :class:`_Commit` is the piece it runs for one action — its
+journal entry, the hand's rows, the chips it moves (the postings of :mod:`.seating`) and, now and
+then, a snapshot of the table. A hand settles in the same transaction as the action that ended
+it, keyed by the hand, so a retry can never pay twice. :class:`Journal` is what the owner keeps
+for that: the hand in play's history and row, and when the next snapshot is due. Rebuilding a
+table from what is written here is :mod:`.resume`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy.engine import Connection
+
+from thirteen.engine.actions import Action, StartHand, action_to_json
+from thirteen.engine.events import (
+    Event,
+    HandSettled,
+    HandStarted,
+    PlayerLeft,
+    PlayerSat,
+    PlayerToppedUp,
+)
+from thirteen.engine.history import (
+    HandHistory,
+    begin_history,
+    history_to_json,
+    record,
+    result_summary,
+    snapshot_to_json,
+)
+from thirteen.engine.state import Phase, TableState
+from thirteen.server.db.models import GameTable, Hand, HandSeat, JournalEntry
+from thirteen.server.db.session import Database
+from thirteen.server.db.writer import inserted_id
+from thirteen.server.tables import seating
+from thirteen.server.tables.leases import fence, fence_sync
+from thirteen.server.tables.live import LiveTable, Seated, now
+from thirteen.server.tables.protocol import encode
+
+SNAPSHOT_EVERY = 64
+"""Actions between two snapshots of a table between hands (one is written as each hand
+settles), so a rebuild replays only so much of its journal."""
+
+_JOURNAL = cast(Table, JournalEntry.__table__)
+_HANDS = cast(Table, Hand.__table__)
+_HAND_SEATS = cast(Table, HandSeat.__table__)
+_TABLES = cast(Table, GameTable.__table__)
+# The group writer's statements, built once (binding values is all each action pays for).
+_WRITE_JOURNAL = insert(_JOURNAL)
+_OPEN_HAND = insert(_HANDS)
+_SEAT_HAND = insert(_HAND_SEATS)
+_SETTLE_HAND = (
+    update(_HANDS)
+    .where(_HANDS.c.id == bindparam("h_id"), _HANDS.c.status == "playing")
+    .values(status="settled", finished_at=bindparam("h_at"), history=bindparam("h_history"))
+)
+_HAND_SEAT_DELTA = (
+    update(_HAND_SEATS)
+    .where(_HAND_SEATS.c.hand_id == bindparam("h_id"), _HAND_SEATS.c.seat == bindparam("h_seat"))
+    .values(delta=bindparam("h_delta"))
+)
+_SNAPSHOT = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("g_id"))
+    .values(snapshot=bindparam("g_snapshot"), snapshot_state_id=bindparam("g_state_id"))
+)
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What a committed action tells its owner: the new hand's id, the new seats."""
+
+    hand_id: int | None = None
+    seated: dict[int, Seated] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Commit:
+    """One accepted action's writes — its journal entry and every chip it moves — as Core
+    statements on a synchronous connection, for the group writer (:meth:`Database.write`).
+
+    Everything it needs is copied in when it is made, and it changes nothing in memory: it may
+    run twice (the first run rolled back with a batch that failed) and the owner applies the
+    :class:`_Written` it returns only once it is committed."""
+
+    table_id: int
+    table_name: str
+    state_id: int
+    action: str
+    user_id: int | None
+    client_id: str | None
+    at: float
+    events: tuple[Event, ...]
+    seated: dict[int, Seated]
+    hand_id: int | None
+    hand_number: int | None
+    history: str | None
+    snapshot: str | None
+    lease_token: int
+    tournament: bool = False
+    """A sit & go's table: seats, hands and leaving move no money (tournament chips)."""
+
+    def __call__(self, conn: Connection) -> _Written:
+        fence_sync(conn, self.table_id, self.lease_token)
+        conn.execute(
+            _WRITE_JOURNAL,
+            {
+                "table_id": self.table_id,
+                "state_id": self.state_id,
+                "action": self.action,
+                "user_id": self.user_id,
+                "client_id": self.client_id,
+                "created_at": self.at,
+            },
+        )
+        pending: dict[int, Seated] = {}
+        hand_id: int | None = None
+        for event in self.events:
+            if isinstance(event, PlayerSat):
+                assert self.user_id is not None
+                pending[event.seat] = seating.buy_in_sync(conn, self, event, self.user_id)
+            elif isinstance(event, PlayerToppedUp) and not self.tournament:
+                seating.top_up_sync(conn, self, self.seated[event.seat], event)
+            elif isinstance(event, HandStarted):
+                made = conn.execute(
+                    _OPEN_HAND,
+                    {
+                        "table_id": self.table_id,
+                        "number": event.number,
+                        "status": "playing",
+                        "commitment": event.commitment,
+                        "start_state_id": self.state_id,
+                        "started_at": self.at,
+                    },
+                )
+                hand_id = inserted_id(made)
+                conn.execute(
+                    _SEAT_HAND,
+                    [
+                        {"hand_id": hand_id, "seat": seat, "user_id": self.seated[seat].user_id}
+                        for seat in event.seats
+                    ],
+                )
+            elif isinstance(event, HandSettled):
+                self._settle(conn, event)
+            elif isinstance(event, PlayerLeft):
+                who = self.seated.get(event.seat) or pending[event.seat]
+                seating.cash_out_sync(conn, self, who, event.reason)
+        if self.snapshot is not None:
+            conn.execute(
+                _SNAPSHOT,
+                {"g_id": self.table_id, "g_snapshot": self.snapshot, "g_state_id": self.state_id},
+            )
+        return _Written(hand_id, pending)
+
+    def _settle(self, conn: Connection, event: HandSettled) -> None:
+        """Move the hand's chips through its pot, once: the hand row flips from playing to
+        settled in the same transaction, or the whole transaction fails."""
+        hand_id = self.hand_id
+        assert hand_id is not None
+        assert self.hand_number is not None
+        flipped = conn.execute(
+            _SETTLE_HAND, {"h_id": hand_id, "h_at": self.at, "h_history": self.history}
+        )
+        if flipped.rowcount != 1:
+            raise RuntimeError(f"hand {hand_id} is not in play; it cannot be settled again")
+        conn.execute(  # each seat's result, for its player's hand list
+            _HAND_SEAT_DELTA,
+            [
+                {"h_id": hand_id, "h_seat": seat, "h_delta": delta}
+                for seat, delta in zip(event.seats, event.deltas, strict=True)
+            ],
+        )
+        if self.tournament:  # tournament chips: the hand is recorded, no money moves
+            return
+        seating.pay_pot_sync(conn, self, self.seated, hand_id, self.hand_number, event)
+
+
+class Journal:
+    """What a table's owner writes, and what it keeps to write it: the hand in play's history
+    and row, and the state its last snapshot was taken at."""
+
+    def __init__(self, db: Database, table: LiveTable, *, lease_token: int) -> None:
+        self.db = db
+        self.table = table
+        self.lease_token = lease_token
+        """The fencing token of this process's lease on the table (:mod:`.leases`)."""
+        self.history: HandHistory | None = None
+        self.hand_id: int | None = None
+        self.pending_hand_id: int | None = None
+        """The hand row the last deal wrote, the hand in play once the deal is tracked."""
+        self.snapshot_state_id = 0
+
+    async def commit(
+        self,
+        new: TableState,
+        action: Action,
+        events: tuple[Event, ...],
+        user_id: int | None,
+        client_id: str | None,
+    ) -> None:
+        """Journal ``action`` and move its chips in one transaction — the group writer's next
+        batch — and return once it is committed; only then does the table remember it."""
+        at = now()
+        snapshot: str | None = None
+        if any(isinstance(e, HandSettled) for e in events) or (
+            new.phase != Phase.PLAYING and new.state_id - self.snapshot_state_id >= SNAPSHOT_EVERY
+        ):
+            snapshot = encode(snapshot_to_json(new))
+        history = (
+            self._history_json(action, new)
+            if any(isinstance(e, HandSettled) for e in events)
+            else None
+        )
+        table = self.table
+        settings = table.settings
+        work = _Commit(
+            table_id=settings.id,
+            table_name=settings.name,
+            state_id=new.state_id,
+            action=encode(action_to_json(action)),
+            user_id=user_id,
+            client_id=client_id,
+            at=at,
+            events=events,
+            seated=dict(table.seated),
+            hand_id=self.hand_id,
+            hand_number=new.hand.number if new.hand is not None else None,
+            history=history,
+            snapshot=snapshot,
+            lease_token=self.lease_token,
+            tournament=settings.is_tournament,
+        )
+        written = await self.db.write(work)
+        if written.hand_id is not None:
+            self.pending_hand_id = written.hand_id
+        if snapshot is not None:
+            self.snapshot_state_id = new.state_id
+        for seat, who in written.seated.items():
+            table.seated[seat] = who
+
+    def _history_json(self, last: Action, final: TableState) -> str:
+        """The finished hand's full history with its result (``final``: the state after
+        ``last``)."""
+        assert self.history is not None
+        history = replace(record(self.history, last), result=result_summary(final))
+        return encode(history_to_json(history))
+
+    def record(self, before: TableState, action: Action) -> None:
+        """Keep the hand's history (and which hand row is in play) after an accepted action."""
+        if isinstance(action, StartHand):
+            self.history = begin_history(before, action)
+            self.hand_id = self.pending_hand_id
+        elif self.history is not None:
+            self.history = record(self.history, action)
+
+    def hand_settled(self) -> None:
+        self.history = None
+
+    async def journaled_answer(self, user_id: int, client_id: str) -> dict[str, Any] | None:
+        """The answer to an action id that was accepted before a restart, if any."""
+        async with self.db.begin() as s:
+            state_id = await s.scalar(
+                select(JournalEntry.state_id).where(
+                    JournalEntry.table_id == self.table.id,
+                    JournalEntry.user_id == user_id,
+                    JournalEntry.client_id == client_id,
+                )
+            )
+        if state_id is None:
+            return None
+        return {"type": "ack", "id": client_id, "state_id": state_id}
+
+    async def set_status(self, status: str) -> None:
+        table_id = self.table.id
+        async with self.db.begin() as s:
+            await fence(s, table_id, self.lease_token)
+            await s.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
+
+
+__all__ = ["Journal"]

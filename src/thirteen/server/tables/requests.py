@@ -1,0 +1,212 @@
+"""What a table's owner is asked (:class:`Request`), and a player's action answered exactly once.
+
+A client names an action by its own id; :class:`ClientActions` makes it the engine's action —
+the player's seat and the server's time filled in, checked against the decision pending now
+(:class:`Decisions`) — hands it to the hand loop, and remembers the answer, so an action sent
+again is answered as it was the first time (and an id answered before a restart, by the
+journal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from thirteen.engine.actions import Action, UseTimeBank, action_from_json
+from thirteen.engine.errors import RuleError
+from thirteen.engine.state import TableState, deciders
+from thirteen.server.tables.broadcast import Broadcaster, Watcher
+from thirteen.server.tables.journal import Journal
+from thirteen.server.tables.live import Accept, LiveTable, now
+from thirteen.server.tables.protocol import SEAT_ACTIONS, ProtocolError, error_frame
+
+REMEMBERED_ANSWERS = 4096
+"""Answers to action ids an owner keeps (the oldest forgotten first; the journal knows them)."""
+
+
+@dataclass
+class Request:
+    """Something for the owner to do, with a future for its answer."""
+
+    kind: str  # "action", "bot", "attach", "detach", "resync", "close", "hook", "stop"
+    watcher: Watcher | None = None
+    user_id: int | None = None
+    name: str | None = None
+    client_id: str | None = None
+    state_id: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+    action: Action | None = None
+    since: int | None = None
+    reply: asyncio.Future[dict[str, Any]] | None = None
+
+
+class Decisions:
+    """Which decision each seat has pending, and since which state: a decision must be made on
+    the one pending now, not on an earlier one a slow client (or bot) still saw."""
+
+    def __init__(self, table: LiveTable) -> None:
+        self.table = table
+        self.since: dict[int, int] = {}
+        self._keys = self._decision_keys(table.state)
+
+    @staticmethod
+    def _decision_keys(state: TableState) -> dict[int, tuple[Any, ...]]:
+        hand = state.hand
+        if hand is None:
+            return {}
+        keys: dict[int, tuple[Any, ...]] = {}
+        for seat in deciders(state):  # not the deadline: a time bank does not change the decision
+            board = hand.board_of(seat)
+            assert board is not None
+            keys[seat] = (hand.number, board.street, board.pending)
+        return keys
+
+    def track(self, new: TableState) -> None:
+        """After an action: the decisions pending in ``new``, each since it became pending."""
+        keys = self._decision_keys(new)
+        for seat, key in keys.items():
+            if self._keys.get(seat) != key:
+                self.since[seat] = new.state_id
+        for seat in set(self.since) - set(keys):
+            del self.since[seat]
+        self._keys = keys
+
+    def check_fresh(self, seat: int | None, state_id: int | None) -> None:
+        """A decision must be made on the decision now pending (not an earlier one)."""
+        if seat is None or state_id is None:
+            return
+        since = self.since.get(seat)
+        if since is None:  # nothing pending: the engine says why in its own words
+            return
+        if not since <= state_id <= self.table.state.state_id:
+            raise ProtocolError(
+                "stale",
+                "The table moved on since you decided; here is where it stands now.",
+            )
+
+
+class ClientActions:
+    """A player's action requests, each made an engine action and answered once."""
+
+    def __init__(
+        self,
+        table: LiveTable,
+        decisions: Decisions,
+        journal: Journal,
+        broadcaster: Broadcaster,
+        accept: Accept,
+    ) -> None:
+        self.table = table
+        self.decisions = decisions
+        self.journal = journal
+        self.broadcaster = broadcaster
+        self.accept = accept
+        self.answers: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+
+    async def answer(self, request: Request) -> dict[str, Any]:
+        user_id, client_id = request.user_id, request.client_id
+        assert user_id is not None
+        assert client_id is not None
+        key = (user_id, client_id)
+        if key in self.answers:
+            self.answers.move_to_end(key)
+            return self.answers[key]
+        # An id this owner has not answered may still have been accepted before a restart: the
+        # journal knows. It is asked only when the action is refused — by the engine, or by the
+        # journal's unique (table, user, client id) index when the same action is accepted
+        # again — so an action taken for the first time costs no read.
+        try:
+            action = self._action_for(request)
+            if isinstance(action, UseTimeBank):  # spent before the frames that show it go out
+                who = self.table.seated[action.seat]
+                kept = (who.bank, who.bank_at)
+                at = now()
+                who.bank = who.time_bank(self.table.settings.time_bank_seconds, at) - action.seconds
+                who.bank_at = at
+                try:
+                    await self.accept(action, user_id=user_id, client_id=client_id)
+                except Exception:
+                    who.bank, who.bank_at = kept
+                    raise
+            else:
+                await self.accept(action, user_id=user_id, client_id=client_id)
+            answer = {"type": "ack", "id": client_id, "state_id": self.table.state.state_id}
+        except RuleError as e:
+            done = await self.journal.journaled_answer(user_id, client_id)
+            if done is not None:
+                answer = done
+            else:
+                answer = error_frame(e.code, e.message, client_id)
+                if e.code == "stale" and request.watcher is not None:
+                    request.watcher.offer(self.broadcaster.snapshot(request.watcher, None))
+        except IntegrityError:
+            done = await self.journal.journaled_answer(user_id, client_id)
+            if done is None:
+                raise
+            answer = done
+        self.answers[key] = answer
+        if len(self.answers) > REMEMBERED_ANSWERS:
+            self.answers.popitem(last=False)
+        return answer
+
+    def _action_for(self, request: Request) -> Action:
+        """The engine action a client asked for, with its seat and the server's time."""
+        settings = self.table.settings
+        data = dict(request.payload)
+        kind = data.get("type")
+        seat = self.table.seat_of(request.user_id)
+        if kind == "time_bank":
+            who = self.table.seated.get(seat) if seat is not None else None
+            if who is None:
+                raise ProtocolError("not_seated", "Take a seat first.")
+            if set(data) != {"type"}:
+                raise ProtocolError("bad_action", 'A "time_bank" action has no other fields.')
+            seconds = float(int(who.time_bank(settings.time_bank_seconds, now())))
+            if seconds < 1:
+                raise ProtocolError(
+                    "no_time_bank",
+                    f"Your time bank is empty; it refills with {settings.time_bank_seconds:g} "
+                    "seconds an hour.",
+                )
+            self.decisions.check_fresh(seat, request.state_id)
+            assert seat is not None
+            return UseTimeBank(seat=seat, seconds=seconds, at=now())
+        if settings.is_tournament and kind in ("sit", "leave", "top_up", "sit_out"):
+            raise ProtocolError(
+                "tournament_table",
+                "At a sit & go or an event's table the room seats the players, and nobody adds "
+                "chips, sits out or leaves; an absent player is dealt in and played for.",
+            )
+        if kind == "sit":
+            if seat is not None:
+                raise ProtocolError("already_seated", "You already have a seat at this table.")
+            if set(data) - {"type", "seat", "buy_in"}:
+                raise ProtocolError("bad_action", 'A "sit" action has "seat" and "buy_in".')
+            data = {"type": "sit", "seat": data.get("seat"), "stack": data.get("buy_in")}
+            data["player"] = self._name_of(request)
+        else:
+            if seat is None:
+                raise ProtocolError("not_seated", "Take a seat first.")
+            if "seat" in data or "at" in data:
+                raise ProtocolError("bad_action", "The room fills in the seat and the time.")
+            data["seat"] = seat
+        missing = [f for f in ("seat", "stack") if f in data and data[f] is None]
+        if missing:
+            field = "buy_in" if missing[0] == "stack" else missing[0]
+            raise ProtocolError("bad_action", f'A "sit" action needs "{field}".')
+        action = action_from_json(data)
+        if kind in SEAT_ACTIONS:
+            self.decisions.check_fresh(seat, request.state_id)
+        return replace(action, at=now())
+
+    def _name_of(self, request: Request) -> str:
+        if request.name:
+            return request.name
+        raise ProtocolError("not_logged_in", "Log in to take a seat.")
+
+
+__all__ = ["ClientActions", "Decisions", "Request"]
