@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import pytest
 
 from thirteen.bench import services
+from thirteen.bench.processes import RoomProcess
 from thirteen.bench.services import free_port
 from thirteen.server.db.session import Database, migrate
 from thirteen.server.http.app import create_app
@@ -137,7 +138,7 @@ class Served:
     """A ``thirteen serve`` process: its URL, the process, and its log lines so far."""
 
     url: str
-    process: subprocess.Popen[str]
+    process: RoomProcess
     log: list[str]
 
     def kill(self) -> None:
@@ -147,7 +148,8 @@ class Served:
 
 @contextmanager
 def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[Served]:
-    """A real ``thirteen serve`` process; yields once uvicorn says it is listening."""
+    """A real ``thirteen serve`` process (forked from a template that has the room imported:
+    :mod:`thirteen.bench.processes`); yields once uvicorn says it is listening."""
     port = free_port()
     env = {
         **os.environ,
@@ -166,19 +168,13 @@ def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[S
         "THIRTEEN_PROCESS_NAME": "room",
         **{f"THIRTEEN_{k.upper()}": v for k, v in settings.items()},
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "thirteen.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = RoomProcess(["serve", "--port", str(port)], env)
     started = threading.Event()
     log: list[str] = []
 
     def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:
+        assert process.output is not None
+        for line in process.output:
             log.append(line)
             if "Uvicorn running on" in line:
                 started.set()
@@ -189,12 +185,10 @@ def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[S
         assert started.wait(60), "".join(log[-20:])
         yield Served(f"http://127.0.0.1:{port}", process, log)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
+        process.kill()
         process.wait(30)
         reader.join(10)
-        assert process.stderr is not None
-        process.stderr.close()
+        process.close()
 
 
 __all__ = [

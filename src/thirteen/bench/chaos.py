@@ -1,13 +1,15 @@
 """The chaos harness (``thirteen bench chaos``): players over real WebSockets while the room is
 killed with SIGKILL between two of its writes, again and again, and restarted.
 
-Each life of the server is started with ``THIRTEEN_CHAOS_KILL_AFTER=N`` (N drawn at random), so
-it kills itself at its Nth write point — right after a write, just before a commit, or just after
-one (mid-deal, mid-street, mid-settlement, mid-buy-in, mid-leave: wherever the Nth falls). The
-harness restarts it on the same port; the players (one thread each, :mod:`thirteen.client`)
-reconnect, resend the action they got no answer to (same id: the room answers a repeated id
-without acting twice) and play on. A player that runs out of chips leaves and sits again. After
-the last kill a life without the switch lets every player leave, then the harness checks:
+Each life of the server is started with ``THIRTEEN_CHAOS_KILL_AFTER=N`` (N drawn at random), so it
+kills itself at its Nth write point — right after a write, just before a commit, or just after one
+(mid-deal, mid-street, mid-settlement, mid-buy-in, mid-leave: wherever the Nth falls). The harness
+restarts it on the same port — forked from a template that has the room imported
+(:mod:`thirteen.bench.processes`), so a life starts in a fraction of a second; the players (one
+thread each, :mod:`thirteen.client`) reconnect, resend the action they got no answer to (same id:
+the room answers a repeated id without acting twice) and play on. A player that runs out of chips
+leaves and sits again. After the last kill a life without the switch lets every player leave, then
+the harness checks:
 
 - ``thirteen admin audit``: no chip created or lost, every hand settled once or voided and
   refunded, every seat and escrow consistent;
@@ -30,7 +32,6 @@ import random
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -41,6 +42,7 @@ from typing import Any
 
 import httpx
 
+from thirteen.bench.processes import RoomProcess
 from thirteen.bench.report import Report
 
 PRESETS = (("chinese-1-6", 2), ("ofc-pineapple", 2), ("ofc", 2))
@@ -112,10 +114,10 @@ class Lives:
         self.changed = threading.Condition()
         self.generation = 0
         """How many lives have started serving; players wait for the next one after a death."""
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: RoomProcess | None = None
         self.log = folder / "server.log"
 
-    def start(self, kill_after: int) -> subprocess.Popen[bytes]:
+    def start(self, kill_after: int) -> RoomProcess:
         env = {
             **os.environ,
             "THIRTEEN_DATABASE_URL": self.database_url,
@@ -130,15 +132,8 @@ class Lives:
             "THIRTEEN_LOG_LEVEL": "warning",
             "THIRTEEN_CHAOS_KILL_AFTER": str(kill_after),
         }
-        command = [sys.executable, "-m", "thirteen.cli", "serve", "--host", "127.0.0.1"]
-        with self.log.open("ab") as out:
-            process = subprocess.Popen(
-                [*command, "--port", str(self.port)],
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
+        argv = ["serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        process = RoomProcess(argv, env, log=self.log)
         self.process = process
         with httpx.Client(base_url=self.url, timeout=5) as http:
             deadline = time.monotonic() + 120
@@ -276,7 +271,7 @@ class Player(threading.Thread):
                 raise OSError(f"the socket closed: {conn.closed}")
 
 
-def _died(process: subprocess.Popen[bytes]) -> bool:
+def _died(process: RoomProcess) -> bool:
     """Whether the room's process is dead (or dies within a few seconds: a socket can close
     an instant before the process is reaped)."""
     try:
