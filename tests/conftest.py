@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from thirteen.bench.services import die_with_parent
+
 settings.register_profile(
     "default",
     deadline=None,
@@ -24,10 +26,16 @@ settings.load_profile("ci" if os.environ.get("THIRTEEN_REQUIRE_SERVICES") else "
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """With pytest-xdist's workers (``-n``), browser tests and the others need separate runs, as
+    """A worker of pytest-xdist's dies with the run that started it (and its services with it:
+    :mod:`thirteen.bench.services`), so a run killed with SIGKILL leaves nothing behind.
+
+    With pytest-xdist's workers (``-n``), browser tests and the others need separate runs, as
     ``make test`` makes them: a worker takes tests in any order, and after a browser test its
     main thread has Playwright's event loop running, where ``asyncio.run`` cannot run."""
-    if not getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+    if hasattr(config, "workerinput"):
+        die_with_parent()
+        return
+    if not getattr(config.option, "numprocesses", None):
         return
     web = (config.rootpath / "tests" / "web").resolve()
     ignored = {Path(p).resolve() for p in config.getoption("ignore") or []}

@@ -1,13 +1,19 @@
-"""Throwaway services on loopback: a PostgreSQL cluster (``initdb``/``pg_ctl`` in a temporary
-folder) and a ``redis-server`` keeping nothing on disk, each on a free port.
+"""Throwaway services on loopback: a PostgreSQL cluster (``initdb`` in a temporary folder) and
+a ``redis-server`` keeping nothing on disk, each on a free port.
 
 ``thirteen bench room --processes N`` starts them for a room of several processes, and the
 server tests (``tests/server/services.py``) start theirs from here. A missing binary raises
 :class:`ServiceMissingError` (the tests turn it into a skip, or a failure in CI).
+
+Each service is a child of the thread that starts it and dies with it (Linux's parent-death
+signal, set by util-linux's ``setpriv``; :func:`die_with_parent` for our own processes): a run
+killed with SIGKILL leaves no server behind.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import glob
 import os
 import pwd
@@ -15,6 +21,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -36,8 +43,31 @@ def free_port() -> int:
         return port
 
 
+PR_SET_PDEATHSIG = 1
+"""prctl(2)'s option: the signal a process gets when the thread that started it ends."""
+
+
+def die_with_parent() -> None:
+    """Have this process killed (SIGKILL) when its parent ends, however it ends (Linux; a no-op
+    elsewhere)."""
+    libc = ctypes.util.find_library("c")
+    if libc is None or not sys.platform.startswith("linux"):
+        return
+    ctypes.CDLL(libc, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def dying_with_us(command: list[str], user: str | None = None) -> list[str]:
+    """``command`` run (as ``user``, when given: we are root) so that it dies with the thread
+    that starts it; as it is where ``setpriv`` is missing (not Linux)."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return ["runuser", "-u", user, "--", *command] if user else command
+    who = [f"--reuid={user}", f"--regid={user}", "--init-groups"] if user else []
+    return [setpriv, *who, "--pdeathsig", "KILL", "--", *command]
+
+
 def pg_bin() -> Path | None:
-    """The folder of PostgreSQL's ``initdb`` and ``pg_ctl`` (Debian's newest first), if any."""
+    """The folder of PostgreSQL's ``initdb`` and ``postgres`` (Debian's newest first), if any."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if found:
         return Path(found[-1]).parent
@@ -52,7 +82,7 @@ class Postgres:
     def __init__(self, max_connections: int = 200) -> None:
         bindir = pg_bin()
         if bindir is None:
-            raise ServiceMissingError("PostgreSQL (initdb, pg_ctl)")
+            raise ServiceMissingError("PostgreSQL (initdb, postgres)")
         self.bindir = bindir
         self.port = free_port()
         self.root = Path(tempfile.mkdtemp(prefix="thirteen-pg-"))
@@ -67,21 +97,20 @@ class Postgres:
                 entry = pwd.getpwnam(self.user)
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", "thirteen", "--auth=trust", "-E", "UTF8")
-        options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off "
-            f"-c max_connections={max_connections}"
+        options = [
+            *("-D", str(self.data), "-p", str(self.port), "-k", str(self.root)),
+            *("-c", "listen_addresses=127.0.0.1", "-c", f"max_connections={max_connections}"),
+            *("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"),
+        ]
+        # the postmaster itself is our child (not pg_ctl's), so it can die with us
+        self.process = subprocess.Popen(
+            dying_with_us([str(self.bindir / "postgres"), *options], self.user),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
-        self._run(
-            "pg_ctl",
-            "-D",
-            str(self.data),
-            "-o",
-            options,
-            "-l",
-            str(self.root / "log"),
-            "-w",
-            "start",
+        self._drain = _wait_for(
+            self.process, "database system is ready to accept connections", "postgres"
         )
         self.counter = 0
 
@@ -108,16 +137,38 @@ class Postgres:
 
     def pids(self) -> list[int]:
         """The postmaster's process id (its backends are its children), if it runs."""
-        try:
-            return [int((self.data / "postmaster.pid").read_text().split()[0])]
-        except (OSError, ValueError, IndexError):
-            return []
+        return [self.process.pid] if self.process.poll() is None else []
 
     def stop(self) -> None:
         try:
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+            self.process.send_signal(signal.SIGQUIT)  # an immediate shutdown
+            self.process.wait(30)
         finally:
+            _close(self.process, self._drain)
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _wait_for(process: subprocess.Popen[str], ready: str, name: str) -> threading.Thread:
+    """Read ``process``'s output until it says ``ready`` (:class:`RuntimeError` if it ends
+    first); then a thread goes on reading it, so the process never blocks on a full pipe."""
+    assert process.stdout is not None
+    seen: list[str] = []
+    for line in process.stdout:
+        seen.append(line)
+        if ready in line:
+            break
+    else:
+        process.wait(30)
+        raise RuntimeError(f"{name} did not start:\n" + "".join(seen[-20:]))
+    drain = threading.Thread(target=process.stdout.read, daemon=True)
+    drain.start()
+    return drain
+
+
+def _close(process: subprocess.Popen[str], drain: threading.Thread) -> None:
+    drain.join(10)
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 class RedisServer:
@@ -130,23 +181,18 @@ class RedisServer:
         self.port = free_port()
         self.root = Path(tempfile.mkdtemp(prefix="thirteen-redis-"))
         self.process = subprocess.Popen(
-            [
-                binary,
-                *("--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--dir", str(self.root)),
-            ],
+            dying_with_us(
+                [
+                    binary,
+                    *("--port", str(self.port), "--bind", "127.0.0.1"),
+                    *("--save", "", "--appendonly", "no", "--dir", str(self.root)),
+                ]
+            ),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
-        assert self.process.stdout is not None
-        for line in self.process.stdout:  # it says when it listens
-            if "Ready to accept connections" in line:
-                break
-        else:
-            raise RuntimeError("redis-server did not start")
-        self._drain = threading.Thread(target=self.process.stdout.read, daemon=True)
-        self._drain.start()
+        self._drain = _wait_for(self.process, "Ready to accept connections", "redis-server")
 
     @property
     def url(self) -> str:
@@ -158,10 +204,16 @@ class RedisServer:
     def stop(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(30)
-        self._drain.join(10)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
+        _close(self.process, self._drain)
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-__all__ = ["Postgres", "RedisServer", "ServiceMissingError", "free_port", "pg_bin"]
+__all__ = [
+    "Postgres",
+    "RedisServer",
+    "ServiceMissingError",
+    "die_with_parent",
+    "dying_with_us",
+    "free_port",
+    "pg_bin",
+]

@@ -19,7 +19,7 @@ import httpx
 from pydantic import TypeAdapter
 
 from thirteen.bench.room.options import RoomOptions, database_kind
-from thirteen.bench.services import Postgres, RedisServer, free_port
+from thirteen.bench.services import Postgres, RedisServer, dying_with_us, free_port
 from thirteen.server.settings import Settings
 
 
@@ -163,7 +163,7 @@ async def served(
             )
             with log.open("wb") as out:
                 process = subprocess.Popen(
-                    server_command(port),
+                    dying_with_us(server_command(port)),  # a killed run leaves no room behind
                     env=env,
                     stdin=subprocess.DEVNULL,
                     stdout=out,
