@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import runpy
 import signal
 import socket
 import subprocess
@@ -33,7 +34,6 @@ from typing import IO
 from thirteen.bench.services import die_with_parent
 
 PRELOAD = [
-    "thirteen.cli",
     "thirteen.commands.serve",
     "thirteen.commands.admin",
     "thirteen.server.serve",
@@ -42,7 +42,8 @@ PRELOAD = [
     "thirteen.client",
 ]
 """What the template imports before any room is forked from it (what ``thirteen serve``
-imports as it starts, and what its bots use)."""
+imports as it starts, and what its bots use) — all but the command line's own small module,
+which each room runs afresh as ``python -m thirteen.cli`` would."""
 
 
 def _context() -> multiprocessing.context.ForkServerContext:
@@ -72,10 +73,10 @@ def _run(argv: list[str], env: dict[str, str], output: socket.socket | str) -> N
     os.dup2(err, 2)
     for fd in {out, err}:
         os.close(fd)
+    # the command line as `python -m thirteen.cli ARGV…` runs it (a program started by name, as
+    # a subprocess would be: the harness sits below the command line, which imports it)
     sys.argv = ["thirteen", *argv]
-    from thirteen.cli import main
-
-    main()
+    runpy.run_module("thirteen.cli", run_name="__main__", alter_sys=True)
 
 
 class RoomProcess:
