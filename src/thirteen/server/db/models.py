@@ -138,7 +138,8 @@ class GameTable(Base):
     snapshot: Mapped[str] = mapped_column(Text)
     snapshot_state_id: Mapped[int] = mapped_column(Integer, default=0)
     lease_owner: Mapped[str | None] = mapped_column(String(128), default=None)
-    """The room process that runs the table now (``None``: nobody; see :mod:`..leases`)."""
+    """The room process that runs the table now (``None``: nobody; see
+    :mod:`thirteen.server.tables.leases`)."""
     lease_token: Mapped[int] = mapped_column(BigInteger, default=0)
     """The fencing token: one more at every change of owner. A write checks it is still the
     writer's, so a process that lost the table can no longer write to it."""
@@ -323,8 +324,9 @@ class TournamentEntry(Base):
 
 class DuplicateEvent(Base):
     """A duplicate team event (seed 004): teams of three meet in groups of three, each group
-    on three tables dealt the same cards (:mod:`..events`). ``round`` is the round in play
-    (0 before the start); ``schedule`` the groups of every round (JSON, set at the start)."""
+    on three tables dealt the same cards (:mod:`thirteen.server.competitions.events`). ``round`` is
+    the round in play (0 before the start); ``schedule`` the groups of every round (JSON, set at the
+    start)."""
 
     __tablename__ = "duplicate_events"
 
@@ -465,9 +467,9 @@ class DuplicateRuling(Base):
 
 
 class PracticeRun(Base):
-    """A duplicate practice run (:mod:`..practice`): its player's private practice table, the
-    seat they play from and how many deals they asked for; ``finished`` once they were all
-    played, ``ended`` when the player left before."""
+    """A duplicate practice run (:mod:`thirteen.server.competitions.practice`): its player's private
+    practice table, the seat they play from and how many deals they asked for; ``finished`` once
+    they were all played, ``ended`` when the player left before."""
 
     __tablename__ = "practice_runs"
 
@@ -511,7 +513,8 @@ class PracticeHand(Base):
 
 class RoomProcess(Base):
     """A process of the room and until when it is alive unless it beats again: the tables it
-    holds (``tables.lease_owner``) are its while it is alive (:mod:`..leases`)."""
+    holds (``tables.lease_owner``) are its while it is alive
+    (:mod:`thirteen.server.tables.leases`)."""
 
     __tablename__ = "room_processes"
 

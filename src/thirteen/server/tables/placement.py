@@ -7,7 +7,7 @@ tables over while this process runs more than its share, takes over the tables o
 that died once their leases run out, and passes on closings; renewing the leases
 (:meth:`Placement.renew_leases`) stops a table whose lease another process took.
 
-A table taken here is rebuilt from the database (:func:`~.owner.load_owner`) and started; what
+A table taken here is rebuilt from the database (:func:`~.resume.load_owner`) and started; what
 it needs from its competition (its hook and gate) the room gives it, through ``attach``, so this
 module imports no competition.
 """

@@ -1,20 +1,21 @@
 """Duplicate team events (seed 004): registering teams, running the rounds, the standings.
 
 A director (an admin) creates an event: the game (any preset that seats three; by default
-``open-face-cards``), rounds, hands per round, seconds to confirm a result. Teams of three
-register: a captain names the team (player 1), two teammates join it (players 2 and 3); the
-director may fill the field with bot teams. At the start the room draws the rounds' groups of
-three teams (:func:`.duplicate.schedule`) and opens the first round's tables: for a group
-``A, B, C`` three tables seated ``A1 B1 C1 / B2 C2 A2 / C3 A3 B3`` (:func:`.duplicate.seating`).
+``open-face-cards``), rounds, hands per round, seconds to confirm a result. Teams of three register:
+a captain names the team (player 1), two teammates join it (players 2 and 3); the director may fill
+the field with bot teams. At the start the room draws the rounds' groups of three teams
+(:func:`thirteen.server.competitions.duplicate.schedule`) and opens the first round's tables: for a
+group ``A, B, C`` three tables seated ``A1 B1 C1 / B2 C2 A2 / C3 A3 B3``
+(:func:`thirteen.server.competitions.duplicate.seating`).
 
 Each table is run by the room like any other (one owner task, the journal, a restart rebuilds
 it) with :class:`DuplicateHook` as both its hook and its dealer:
 
 - **The same cards.** Hand ``n`` of a group is dealt at its three tables from one deck order
-  with the same salts (a :class:`~.db.models.DuplicateDeal` row, written by whichever table
-  needs it first), so the same seat gets the same cards at every table and the three hands'
-  histories carry the same deck root. (Their commitments differ: each binds its own table's
-  header — who sits where with what — to that root.)
+  with the same salts (a :class:`~thirteen.server.db.models.DuplicateDeal` row, written by whichever
+  table needs it first), so the same seat gets the same cards at every table and the three hands'
+  histories carry the same deck root. (Their commitments differ: each binds its own table's header —
+  who sits where with what — to that root.)
 - **Together, hand by hand.** A table deals hand ``n + 1`` only when the three tables have all
   settled hand ``n`` and its nine players confirmed the result, or ``confirm_seconds`` passed
   since the last of the three settled (a result confirms itself; bots confirm at once). So no
