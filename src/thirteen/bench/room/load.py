@@ -161,6 +161,15 @@ class Load:
         await bounded(64, (p.close() for t in self.human for p in t.players))
 
 
+async def _idle(
+    load: Load, options: RoomOptions, compression: bool, progress: Progress
+) -> tuple[bool, float, int]:
+    """Idle sockets' memory on ``load``'s room: (compression, KiB a socket, RSS before)."""
+    progress(f"idle sockets: {options.idle_sockets}, deflate {compression}")
+    kib, base = await load.idle_memory(options.idle_sockets, compression=compression)
+    return compression, kib, base
+
+
 async def run(options: RoomOptions, progress: Progress) -> Results:
     fd_limit = raise_fd_limit()
     load_before = os.getloadavg()
@@ -183,18 +192,13 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
                 served(options, backing, folder, admin, f"idle{n}") as servers,
                 Load(servers, options, admin, progress, backing) as load,
             ):
-                progress(f"idle sockets: {options.idle_sockets}, deflate {compression}")
-                kib, base = await load.idle_memory(options.idle_sockets, compression=compression)
-                idle.append((compression, kib, base))
+                idle.append(await _idle(load, options, compression, progress))
         async with (
             served(options, backing, folder, f"{admin}m", "room") as servers,
             Load(servers, options, f"{admin}m", progress, backing) as load,
         ):
             if options.idle_sockets and options.idle_compression:
-                compression = options.idle_compression[0]
-                progress(f"idle sockets: {options.idle_sockets}, deflate {compression}")
-                kib, base = await load.idle_memory(options.idle_sockets, compression=compression)
-                idle.insert(0, (compression, kib, base))
+                idle.insert(0, await _idle(load, options, options.idle_compression[0], progress))
             fast = [await load.full_speed(count) for count in options.fast_tables]
             try:
                 steps = await load.knee() if options.steps else []

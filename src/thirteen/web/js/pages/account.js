@@ -3,7 +3,7 @@
 
 import { currentAccount, loadAccount, noteBalance, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
-import { chips, field, formAlert, loginPrompt, signed, timeElement, uid } from "./common.js";
+import { cell, chips, field, formAlert, loginPrompt, signed, timeElement, uid } from "./common.js";
 import { markInvalid, passwordProblem, PASSWORD_HINT } from "./login.js";
 
 /**
@@ -56,10 +56,6 @@ function dataTable(caption, columns, rows) {
   );
 }
 
-/** @param {string} label @param {...(Node | string | null)} content */
-function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, h("span", { class: "cell-value" }, ...content));
-}
 
 /** The JSON and text downloads of a hand. @param {number} id */
 export function downloadLinks(id) {

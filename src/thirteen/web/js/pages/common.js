@@ -82,6 +82,15 @@ export function checkInputs(scope, inputs, alert) {
   return false;
 }
 
+/**
+ * A cell of a data table, with its column's name for the stacked (phone) layout.
+ * @param {string} label
+ * @param {...(Node | string | null | false)} content
+ */
+export function cell(label, ...content) {
+  return h("td", { role: "cell", "data-label": label }, h("span", { class: "cell-value" }, ...content));
+}
+
 /** 12,345 @param {number} n */
 export function chips(n) {
   return n.toLocaleString("en");

@@ -5,7 +5,7 @@
 
 import { currentAccount } from "../api.js";
 import { h } from "../ui.js";
-import { signed, uid } from "./common.js";
+import { cell, signed, uid } from "./common.js";
 
 /**
  * @typedef {{id: number, name: string, preset: string, game: string, status: string,
@@ -49,10 +49,6 @@ export function statusText(e) {
   return e.status === "running" ? `${word}, round ${e.round} of ${e.rounds}` : word;
 }
 
-/** @param {string} label @param {...(Node | string | null | false)} content */
-export function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, h("span", { class: "cell-value" }, ...content));
-}
 
 /** A cell of a number (right-aligned). @param {string} label @param {...(Node | string | null | false)} content */
 export function numCell(label, ...content) {

@@ -4,8 +4,8 @@
 
 import { confirmedHere } from "../table/event.js";
 import { h } from "../ui.js";
-import { uid } from "./common.js";
-import { cell, count, dataTable, isAdmin, numCell, points, rowHeader } from "./eventcommon.js";
+import { cell, uid } from "./common.js";
+import { count, dataTable, isAdmin, numCell, points, rowHeader } from "./eventcommon.js";
 
 /** @typedef {import("./eventcommon.js").EventDetail} EventDetail */
 /** @typedef {import("./eventcommon.js").Round} Round */

@@ -4,8 +4,8 @@
 
 import { request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
-import { field, formAlert, signed, timeElement, uid } from "./common.js";
-import { cell, dataTable, redraw, rowHeader } from "./eventcommon.js";
+import { cell, field, formAlert, signed, timeElement, uid } from "./common.js";
+import { dataTable, redraw, rowHeader } from "./eventcommon.js";
 
 /** @typedef {import("./eventcommon.js").EventDetail} EventDetail */
 

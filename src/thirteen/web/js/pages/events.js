@@ -10,8 +10,8 @@
 
 import { onAccount, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
-import { BOT_LEVELS, PRESETS, checkInputs, field, formAlert, gameName, timeElement, uid } from "./common.js";
-import { cell, dataTable, isAdmin, poller, redraw, rowHeader, statusText } from "./eventcommon.js";
+import { BOT_LEVELS, cell, checkInputs, field, formAlert, gameName, PRESETS, timeElement, uid } from "./common.js";
+import { dataTable, isAdmin, poller, redraw, rowHeader, statusText } from "./eventcommon.js";
 import { dealPage } from "./eventdeal.js";
 import { eventPage } from "./eventpage.js";
 

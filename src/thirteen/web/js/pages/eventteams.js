@@ -4,8 +4,8 @@
 
 import { currentAccount } from "../api.js";
 import { h } from "../ui.js";
-import { field } from "./common.js";
-import { cell, count, dataTable, redraw, rowHeader } from "./eventcommon.js";
+import { cell, field } from "./common.js";
+import { count, dataTable, redraw, rowHeader } from "./eventcommon.js";
 
 /** @typedef {import("./eventcommon.js").EventDetail} EventDetail */
 

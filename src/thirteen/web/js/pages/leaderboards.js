@@ -4,7 +4,7 @@
 
 import { currentAccount, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
-import { PRESETS, field, signed, uid } from "./common.js";
+import { cell, field, PRESETS, signed, uid } from "./common.js";
 
 /**
  * @typedef {{rank: number, name: string, hands: number, net_units: number,
@@ -75,10 +75,6 @@ function yourLine(board) {
   return `You: ${hands(you.hands)}, ${signed(you.net_units)} units, ${big}; ${where}.`;
 }
 
-/** @param {string} label @param {...(Node | string)} content */
-function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, h("span", { class: "cell-value" }, ...content));
-}
 
 /**
  * One board as a table (or a sentence when nobody is ranked yet).

@@ -5,7 +5,7 @@
 
 import { currentAccount } from "../api.js";
 import { h } from "../ui.js";
-import { chips, duration, gameName, rememberReturn, uid } from "./common.js";
+import { cell, chips, duration, gameName, rememberReturn, uid } from "./common.js";
 import { saveFilters } from "./lobbyfilters.js";
 
 /**
@@ -54,14 +54,6 @@ function timersText(t) {
   return parts;
 }
 
-/**
- * A cell with its column's name for the stacked (phone) layout.
- * @param {string} label
- * @param {...(Node | string | null | false)} content
- */
-function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, h("span", { class: "cell-value" }, ...content));
-}
 
 /**
  * The list: `count` (how many tables show), `list` (the table of tables), `empty` (said when

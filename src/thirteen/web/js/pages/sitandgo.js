@@ -4,7 +4,7 @@
 
 import { currentAccount, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
-import { chips, formAlert, gameName, rememberReturn } from "./common.js";
+import { cell, chips, formAlert, gameName, rememberReturn } from "./common.js";
 
 /**
  * @typedef {{id: number, name: string, preset: string, game: string, seats: number,
@@ -24,10 +24,6 @@ const COLUMNS = ["Sit & go", "Game", "Players", "Buy-in", "Prizes", "Stacks and 
 /** The least time between two looks at the list (the lobby's feed moves with every hand). */
 const REFRESH_MS = 1500;
 
-/** @param {string} label @param {...(Node | string | null | false)} content */
-function cell(label, ...content) {
-  return h("td", { role: "cell", "data-label": label }, h("span", { class: "cell-value" }, ...content));
-}
 
 /** The section, and `refresh()` to look again. */
 export function sitAndGoSection() {
