@@ -202,3 +202,26 @@ def test_each_part_of_the_room_imports_only_what_its_docstring_allows(part: str)
         if target.startswith(SERVER + ".") and server_part(target) not in allowed | {part}
     ]
     assert not beyond, beyond
+
+
+CLASS_LINES, MODULE_LINES, BROWSER_MODULE_LINES = 300, 800, 600
+"""No class over 300 lines, no module over 800, no browser module over 600: a piece a reader
+can hold, and an owner composes pieces rather than growing (issue 30)."""
+
+
+def test_no_class_or_module_outgrows_a_reader() -> None:
+    too_big = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if len(source.splitlines()) > MODULE_LINES:
+            too_big.append(f"{path.relative_to(PACKAGE)}: {len(source.splitlines())} lines")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                lines = node.end_lineno - node.lineno + 1
+                if lines > CLASS_LINES:
+                    too_big.append(f"{path.relative_to(PACKAGE)}: class {node.name}, {lines} lines")
+    for path in sorted((PACKAGE / "web").rglob("*.js")):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > BROWSER_MODULE_LINES:
+            too_big.append(f"{path.relative_to(PACKAGE)}: {lines} lines")
+    assert not too_big, too_big
