@@ -133,8 +133,11 @@ def test_tickets_are_one_time_and_origins_checked(room: str, boss: RoomClient) -
         ann.sign_up("ann", "ann's password")
         ticket = ann.ticket()
         with connect(f"{ann.ws_url('/ws/tables/999')}?ticket={ticket}") as ws:
-            assert '"no_table"' in ws.recv(timeout=10)  # the ticket is not spent on that
+            assert '"no_table"' in ws.recv(timeout=10)
         url = ann.ws_url(f"/ws/tables/{table['id']}")
+        with connect(f"{url}?ticket={ticket}") as ws:  # spent by the socket that showed it
+            assert '"bad_ticket"' in ws.recv(timeout=10)
+        ticket = ann.ticket()
         with connect(f"{url}?ticket={ticket}") as ws:
             assert '"snapshot"' in ws.recv(timeout=10)
         with connect(f"{url}?ticket={ticket}") as ws:

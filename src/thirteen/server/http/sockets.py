@@ -130,6 +130,14 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
     if not _origin_ok(websocket):
         await _refuse(websocket, "bad_origin", "This page came from another site.", CLOSE_POLICY)
         return
+    # the ticket is spent by the first socket that shows it, whatever happens next (a refusal
+    # for the table included): a ticket shown once is never good again
+    me, ticket_ok = await _who(websocket)
+    if not ticket_ok:
+        await _refuse(
+            websocket, "bad_ticket", "That ticket is unknown, used or expired.", CLOSE_POLICY
+        )
+        return
     process = await room.settle(table_id) if room.accepting else None
     owner = await room.running(table_id)
     if process is None:
@@ -143,12 +151,6 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
             "moving",
             "This table is moving to another server; try again in a moment.",
             CLOSE_TRY_AGAIN,
-        )
-        return
-    me, ticket_ok = await _who(websocket)  # spent only on a table that is there
-    if not ticket_ok:
-        await _refuse(
-            websocket, "bad_ticket", "That ticket is unknown, used or expired.", CLOSE_POLICY
         )
         return
     if not await practice.may_enter(room.db, table_id, owner, me.user_id if me else None):
