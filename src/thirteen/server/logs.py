@@ -2,7 +2,9 @@
 
 Never a password, a ticket, a session token or a card: what the room logs is chosen field by
 field at each call (``log.info("hand settled", extra={"table": 3, "hand": 12})``), and the
-formatter writes only those fields.
+formatter writes only those fields. What the room does not choose — uvicorn's lines for each
+request and each socket's handshake, which carry the address asked for — has every ticket in it
+replaced by ``[redacted]`` (a ticket not yet spent would open a socket for whoever read it).
 
 May import: nothing of the room.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from typing import Any
@@ -22,6 +25,15 @@ _STANDARD = set(logging.makeLogRecord({}).__dict__) | {
     "color_message",
 }
 
+SECRET_PARAMETER = re.compile(r"([?&]ticket=)[^&\s\"']*")
+"""A ticket in an address (``/ws/tables/3?ticket=…``), up to the next parameter or the line's
+end."""
+
+
+def redact(message: str) -> str:
+    """``message`` with every ticket in an address replaced."""
+    return SECRET_PARAMETER.sub(r"\1[redacted]", message)
+
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
@@ -30,7 +42,7 @@ class JsonFormatter(logging.Formatter):
             + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": redact(record.getMessage()),
         }
         for key, value in record.__dict__.items():
             if key not in _STANDARD and not key.startswith("_"):
@@ -54,4 +66,4 @@ def configure_logging(level: str = "info") -> None:
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
 
 
-__all__ = ["JsonFormatter", "configure_logging"]
+__all__ = ["JsonFormatter", "configure_logging", "redact"]

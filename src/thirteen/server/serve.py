@@ -1,4 +1,4 @@
-"""Running the room under uvicorn (``thirteen serve``), and SIGTERM's orderly stop.
+"""Running the room under uvicorn (``thirteen serve``), and SIGTERM's orderly stop (status 0).
 
 May import: settings, logs, metrics, db, money, tables, competitions, room, http.
 """
@@ -6,6 +6,7 @@ May import: settings, logs, metrics, db, money, tables, competitions, room, http
 from __future__ import annotations
 
 import gc
+import signal
 import socket
 import threading
 from collections.abc import Iterator
@@ -143,7 +144,14 @@ def serve(settings: Settings, host: str, port: int) -> None:
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )
+    # uvicorn stops cleanly on SIGTERM, then raises the signal again with the handler it found
+    # in place: this one, so a clean stop ends with status 0 rather than killed by SIGTERM
+    signal.signal(signal.SIGTERM, _stopped)
     RoomServer(config, whole_process=True).run()
+
+
+def _stopped(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)
 
 
 __all__ = ["SHUTDOWN_SECONDS", "RoomServer", "serve", "serve_in_thread", "uvicorn_config"]
