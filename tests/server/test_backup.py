@@ -3,13 +3,18 @@ restored room audits clean and holds every account, chip and hand the backup saw
 
 from __future__ import annotations
 
+import asyncio
 import os
+import sqlite3
+import stat
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from play import play
+from services import free_port, run_with_db
 
 from thirteen.client import RoomClient
 from thirteen.engine import get_rules
@@ -55,10 +60,18 @@ def test_backup_while_playing_then_restore_and_audit(
         assert made.returncode == 0, made.stdout + made.stderr
         assert "Backed up to" in made.stdout
     assert target.stat().st_size > 0
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600  # it holds all the room holds
+    if database_url.startswith("sqlite"):  # and so do the room's own files
+        room_db = Path(database_url.split("///", 1)[1])
+        for path in (room_db, room_db.with_name(room_db.name + "-wal")):
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     fresh = fresh_database(request, database_url, tmp_path)
     restored = admin(fresh, "restore", str(target))
     assert restored.returncode == 0, restored.stdout + restored.stderr
     assert "the audit passed" in restored.stdout
+    if fresh.startswith("sqlite"):
+        restored_db = Path(fresh.split("///", 1)[1])
+        assert stat.S_IMODE(restored_db.stat().st_mode) == 0o600
     # a room on the restored database has ann, her chips and her hands
     from thirteen.server.http.app import create_app
     from thirteen.server.serve import serve_in_thread
@@ -96,3 +109,42 @@ def test_bad_backup_files_are_refused_with_a_sentence(tmp_path: Path, database_u
     junk_out = admin(fresh, "backup", str(junk))
     assert junk_out.returncode == 2
     assert "exists already" in junk_out.stderr + junk_out.stdout
+
+
+def test_a_rooms_files_are_narrowed_to_its_user_at_start(tmp_path: Path) -> None:
+    """A database made before the room kept its files private (mode 0644, readable by every
+    user of the machine) is narrowed to 0600 when the room opens it, its WAL too."""
+    room_db = tmp_path / "room.db"
+    wal = room_db.with_name("room.db-wal")
+    with closing(sqlite3.connect(room_db)) as conn:  # open: the WAL stays
+        conn.execute("pragma journal_mode=wal")
+        conn.execute("create table t (x)")
+        conn.commit()
+        for path in (room_db, wal):
+            path.chmod(0o644)
+        run_with_db(f"sqlite+aiosqlite:///{room_db}", lambda _db: asyncio.sleep(0))
+        for path in (room_db, wal):
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+def test_the_audit_refuses_a_database_that_is_not_there(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """A mistyped SQLite path is not made into an empty room that passes the audit, and a
+    database that is not there or cannot be reached is a sentence and exit 2, not a traceback."""
+    missing = tmp_path / "typo" / "room.db"
+    done = admin(f"sqlite+aiosqlite:///{missing}", "audit")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"There is no database at {missing}" in done.stderr
+    assert not missing.exists()
+    assert not missing.parent.exists()
+    cluster = request.getfixturevalue("postgres")
+    for url in (
+        cluster.url("no_such_room"),
+        f"postgresql+asyncpg://thirteen:pw@127.0.0.1:{free_port()}/x",
+    ):
+        done = admin(url, "audit")
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "cannot be reached" in done.stderr
+        assert "Traceback" not in done.stderr
+        assert ":pw@" not in done.stderr

@@ -30,12 +30,24 @@ admin_app.add_typer(sng_app, name="sng")
 T = TypeVar("T")
 
 
-def _with_db(body: Callable[[Any], Awaitable[T]], database_url: str | None = None) -> T:
-    """Run ``body(db)`` on the configured database (or ``database_url``), migrated first."""
-    from thirteen.server.db.session import Database, migrate
+def _with_db(
+    body: Callable[[Any], Awaitable[T]], database_url: str | None = None, *, existing: bool = False
+) -> T:
+    """Run ``body(db)`` on the configured database (or ``database_url``), migrated first. With
+    ``existing``, a SQLite file that is not there is refused rather than made (a mistyped path
+    would otherwise be audited as an empty room that passes). A database that cannot be reached
+    is a sentence, not a traceback."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import DBAPIError
+
+    from thirteen.server.db.session import Database, migrate, sqlite_file
     from thirteen.server.settings import load_settings
 
     url = database_url or load_settings().database_url
+    shown = make_url(url).render_as_string(hide_password=True)
+    path = sqlite_file(url) if make_url(url).get_backend_name() == "sqlite" else None
+    if existing and path is not None and not path.is_file():
+        fail(f"There is no database at {path}: check THIRTEEN_DATABASE_URL ({shown}).")
 
     async def main() -> T:
         await migrate(url)
@@ -45,7 +57,11 @@ def _with_db(body: Callable[[Any], Awaitable[T]], database_url: str | None = Non
         finally:
             await db.close()
 
-    return asyncio.run(main())
+    try:
+        return asyncio.run(main())
+    except (OSError, DBAPIError) as e:
+        reason = " ".join(str(getattr(e, "orig", None) or e).split())
+        fail(f"The database {shown} cannot be reached: {reason}.")
 
 
 @admin_app.command("migrate")
@@ -87,7 +103,7 @@ def audit_command(
     """Check every chip and every hand; exit 1 with a list of what is wrong."""
     from thirteen.server.money.audit import audit
 
-    report = _with_db(audit)
+    report = _with_db(audit, existing=True)
     totals = report.totals
     assert totals is not None
     if as_json:
@@ -235,7 +251,7 @@ def table_list(
             for t in tables
         ]
 
-    found = _with_db(rows)
+    found = _with_db(rows, existing=True)
     if json_out:
         print(json.dumps(found, indent=2))
         return
@@ -346,7 +362,7 @@ def sng_list(
     """Sit & gos registering or running, and those that ended in the last day."""
     from thirteen.server.competitions.tournaments import listing
 
-    found = _with_db(listing)
+    found = _with_db(listing, existing=True)
     if json_out:
         print(json.dumps(found, indent=2))
         return
@@ -403,7 +419,7 @@ def export(
             writer.write(history, history_name(presets[hand.table_id], history, hand.table_id))
         return len(transfers)
 
-    transfers = _with_db(body)
+    transfers = _with_db(body, existing=True)
     print(f"{writer.summary()}; {transfers} transfers in {directory / 'ledger.csv'}.")
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from sqlalchemy.engine import URL, make_url
 
 from thirteen.engine.errors import RuleError
+from thirteen.server.db.session import private_file
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_MAGIC = b"PGDMP"
@@ -95,11 +96,13 @@ def backup(database_url: str, target: Path) -> str:
         if not source.is_file():
             raise BackupError("no_database", f"There is no SQLite database at {source}.")
         partial = target.with_name(target.name + ".partial")
+        private_file(partial)  # a backup holds all the room holds
         with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(partial)) as dst:
             src.backup(dst)
         partial.replace(target)
     elif url.get_backend_name() == "postgresql":
         partial = target.with_name(target.name + ".partial")
+        private_file(partial)
         _run(
             [_pg_tool("pg_dump"), "--format=custom", "--no-owner", f"--file={partial}"],
             _pg_env(url),
@@ -144,6 +147,7 @@ def restore(database_url: str, source: Path) -> None:
         if not found:
             raise BackupError("not_a_backup", f"{source} is not a backup of a Thirteen room.")
         partial = target.with_name(target.name + ".partial")
+        private_file(partial)
         with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(partial)) as dst:
             src.backup(dst)
         partial.replace(target)

@@ -11,6 +11,7 @@ package, and run in a worker thread (Alembic's async env starts its own event lo
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -66,13 +67,44 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+PRIVATE = 0o600
+"""The mode of the room's files: every chip, hand and session digest is in them."""
+
+
+def private_file(path: Path) -> None:
+    """Make ``path`` readable and writable by this user alone: created empty with mode 0600 if
+    it is not there (its folder too, mode 0700), its mode narrowed if it is."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+    except FileExistsError:
+        if path.stat().st_mode & 0o077:
+            path.chmod(PRIVATE)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite ``url`` (``None``: in memory)."""
+    database = make_url(url).database or ""
+    return Path(database) if database and database != ":memory:" else None
+
+
+def _private_sqlite(url: str) -> None:
+    """A SQLite database's file, and its write-ahead log and shared memory if there, mode 0600
+    (SQLite makes those two with the database file's mode)."""
+    path = sqlite_file(url)
+    if path is None:
+        return
+    private_file(path)
+    for extra in ("-wal", "-shm"):
+        companion = path.with_name(path.name + extra)
+        if companion.exists() and companion.stat().st_mode & 0o077:
+            companion.chmod(PRIVATE)
+
+
 def make_engine(url: str) -> AsyncEngine:
-    """An async engine for ``url``; for SQLite, the file's folder is created if need be."""
-    parsed = make_url(url)
+    """An async engine for ``url``; a SQLite file (and its folder) is made private first."""
     if is_sqlite(url):
-        database = parsed.database or ""
-        if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        _private_sqlite(url)
         engine = create_async_engine(url, connect_args={"timeout": 10})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
@@ -89,9 +121,7 @@ def alembic_config(url: str) -> Config:
 def migrate_sync(url: str, revision: str = "head") -> None:
     """Bring the database at ``url`` to ``revision`` (blocking; not on an event loop)."""
     if is_sqlite(url):
-        database = make_url(url).database or ""
-        if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        _private_sqlite(url)
     command.upgrade(alembic_config(url), revision)
 
 
