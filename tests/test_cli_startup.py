@@ -138,3 +138,29 @@ def test_sub_command_help_shows_its_options(cli: CLI) -> None:
     r = cli(["solve", "ofc", "--help"])
     assert "--budget" in r.out
     assert "Most seconds of sampling" in r.out
+
+
+@pytest.mark.parametrize("suite", ["room", "chaos"])
+def test_a_bench_without_its_extra_names_the_extra(suite: str) -> None:
+    """Installed without the ``bench`` extra (no httpx), ``thirteen bench room`` says what to
+    install and exits 2 instead of dying with a ModuleNotFoundError traceback."""
+    program = (
+        "import sys\n"
+        "sys.modules['httpx'] = None  # as if it were not installed\n"
+        "from thirteen.cli import main\n"
+        f"sys.argv = ['thirteen', 'bench', {suite!r}, '--quick']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'thirteen[bench]'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_dev_extra_holds_the_bench_extra() -> None:
+    """``make`` installs ``.[dev]``; the benchmarks it runs need the ``bench`` extra."""
+    extras = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    dev = [Requirement(r) for r in extras["optional-dependencies"]["dev"]]
+    assert any(r.name == "thirteen" and "bench" in r.extras for r in dev)
+    bench = {Requirement(r).name for r in extras["optional-dependencies"]["bench"]}
+    assert "httpx" in bench

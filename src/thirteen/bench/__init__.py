@@ -22,6 +22,22 @@ SUITES: dict[str, tuple[str, str]] = {
     "chaos": ("chaos", "bench_chaos"),
 }
 """Suite name -> (module in this package, function returning a :class:`Report`)."""
+NEEDS: dict[str, tuple[str, ...]] = {"room": ("httpx",), "chaos": ("httpx",)}
+"""What a suite cannot run without, beyond the room's own dependencies: the ``bench`` extra
+(``pip install 'thirteen[bench]'``). The reference libraries the speed suites compare against
+(eval7, phevaluator, in the same extra) are measured when installed and noted when not."""
+EXTRA = "pip install 'thirteen[bench]'"
+
+
+def missing(name: str) -> list[str]:
+    """What suite ``name`` needs and this installation lacks."""
+    absent = []
+    for module in NEEDS.get(name, ()):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            absent.append(module)
+    return absent
 
 
 def suite(name: str) -> Callable[[], Report]:
@@ -33,4 +49,4 @@ def suite(name: str) -> Callable[[], Report]:
     return runner
 
 
-__all__ = ["SUITES", "Report", "suite"]
+__all__ = ["EXTRA", "NEEDS", "SUITES", "Report", "missing", "suite"]

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from thirteen.bench import SUITES, suite
+from thirteen.bench import EXTRA, SUITES, missing, suite
 from thirteen.bench.report import Report, format_value, render_lines
 from thirteen.commands.common import console, emit, fail, quote
 
@@ -86,6 +86,9 @@ def bench_command(
     for name in chosen:
         if name not in SUITES:
             fail(f"There is no benchmark {quote(name)}; suites: {', '.join(SUITES)}.")
+        absent = missing(name)
+        if absent:
+            fail(f"thirteen bench {name} needs {', '.join(absent)}, not installed: {EXTRA}.")
     room_given: dict[str, object] = {
         "steps": tables,
         "step_seconds": seconds,
