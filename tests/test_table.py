@@ -181,8 +181,8 @@ def test_ofc_sequential_turns_and_placement_rules() -> None:
     refused(t, Place(seat=0, back=c("2c 3c 4c 5c 6c")), "not_your_turn")
     refused(t, Place(seat=1, back=c("Qs Qd As Ad")), "bad_placement")  # Ac not placed
     refused(t, Place(seat=1, front=c("Qs Qd As Ad")), "bad_placement")  # front holds 3
-    refused(t, Place(seat=1, back=c("Qs Qd As Ad 2c")), "bad_placement")  # 2c not dealt
-    refused(t, Place(seat=1, back=c("Qs Qd As Ad Ac"), discard=c("Qs")), "bad_placement")
+    refused(t, Place(seat=1, back=c("Qs Qd As Ad 2c")), "bad_cards")  # 2c not dealt
+    refused(t, Place(seat=1, back=c("Qs Qd As Ad Ac"), discard=c("Qs")), "bad_cards")  # Qs twice
     refused(t, SetHand(seat=1, front=(), middle=(), back=()), "use_place")
     t, _ = run(t, Place(seat=1, front=c("Qs Qd"), back=c("As Ad Ac")))
     assert list(deciders(t)) == [0]

@@ -41,3 +41,20 @@ def test_static_files_are_compressed_for_the_browser(room: str) -> None:
     assert packed.headers["content-encoding"] == "gzip"
     assert packed.text == plain.text  # httpx unpacks it: the same file
     assert int(packed.headers["content-length"]) < len(plain.content) / 2
+
+
+def test_the_api_docs_come_from_the_room_and_work_under_its_policy(
+    room: str, new_context: Any
+) -> None:
+    """``/api/docs`` is Swagger UI packaged with the room (not fetched from a CDN, which the
+    room's own policy forbids): it lists the room's operations, with no console error."""
+    page: Page = new_context().new_page()
+    origins: set[str] = set()
+    page.on("request", lambda request: origins.add(request.url.split("/")[2]))
+    response = page.goto("/api/docs")
+    assert response is not None
+    assert response.ok
+    assert "unsafe-inline" not in response.headers["content-security-policy"]
+    expect(page.get_by_text("Thirteen card room").first).to_be_visible()
+    expect(page.get_by_text("/api/tables", exact=True).first).to_be_visible()
+    assert origins == {room.split("/")[2]}

@@ -518,6 +518,10 @@ def _place(state: TableState, now: float, action: Action) -> tuple[TableState, l
     rules = state.rules
     if not rules.is_ofc or board.in_fantasyland:
         raise _illegal("use_set_hand", "Set all your cards at once with set_hand.")
+    # a card that is not one of the street's, or one given twice, is bad_cards as in set_hand;
+    # what is left wrong is the street's shape (bad_placement)
+    played = action.front + action.middle + action.back + action.discard
+    _check_from(played, board.pending, "the cards dealt to you this street")
     problem = placement_problem(
         rules, board, action.front, action.middle, action.back, action.discard
     )

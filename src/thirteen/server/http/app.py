@@ -68,7 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Thirteen card room",
         version=thirteen.__version__,
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # served from the packaged Swagger UI (http/static.py)
         redoc_url=None,
     )
     app.state.settings = settings
