@@ -156,7 +156,11 @@ def test_tickets_are_for_logged_in_accounts(client: httpx.Client) -> None:
 def test_health_and_readiness(client: httpx.Client) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}
     assert client.get("/readyz").json() == {"status": "ready"}
-    assert client.get("/metrics").status_code == 200
+    # what runs and how busy the room is: the operator's (an administrator, or the private
+    # address of THIRTEEN_METRICS_ADDRESS: tests/server/test_process.py)
+    assert client.get("/metrics").json()["error"]["code"] == "not_logged_in"
+    sign_up(client)
+    assert client.get("/metrics").json()["error"]["code"] == "forbidden"
 
 
 def test_unknown_paths_and_methods_answer_in_json(client: httpx.Client) -> None:

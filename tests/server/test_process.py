@@ -10,7 +10,8 @@ import socket
 import time
 from pathlib import Path
 
-from services import room_process
+import httpx
+from services import free_port, room_process
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -112,3 +113,19 @@ def test_a_silent_socket_is_dropped(tmp_path: Path) -> None:
             boss.open_table(table["id"], watch_only=True).close()
         except ConnectionClosed as e:  # pragma: no cover - the room must keep serving
             raise AssertionError("the room stopped serving") from e
+
+
+def test_metrics_are_the_operators(tmp_path: Path) -> None:
+    """On the room's address ``/metrics`` answers administrators only; a Prometheus scrapes
+    ``THIRTEEN_METRICS_ADDRESS``, a private address of its own, without logging in."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
+    private = f"127.0.0.1:{free_port()}"
+    with room_process(url, tmp_path, metrics_address=private) as served:
+        with httpx.Client(base_url=served.url) as anyone:
+            assert anyone.get("/metrics").status_code == 401
+        with RoomClient(served.url) as boss:
+            boss.sign_up("boss", PASSWORD)
+            assert "thirteen_ws_connections" in boss.request("GET", "/metrics")
+        scraped = httpx.get(f"http://{private}/metrics")
+        assert scraped.status_code == 200
+        assert "thirteen_tables_open" in scraped.text

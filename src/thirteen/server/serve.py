@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import uvicorn
+from prometheus_client import start_http_server
 
 from thirteen.server.http.app import create_app
 from thirteen.server.http.sockets import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
@@ -144,6 +145,9 @@ def serve(settings: Settings, host: str, port: int) -> None:
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )
+    if settings.metrics_address:  # for a Prometheus on a private network, without a login
+        host, _, metrics_port = settings.metrics_address.rpartition(":")
+        start_http_server(int(metrics_port), host.strip("[]"), registry=app.state.metrics.registry)
     # uvicorn stops cleanly on SIGTERM, then raises the signal again with the handler it found
     # in place: this one, so a clean stop ends with status 0 rather than killed by SIGTERM
     signal.signal(signal.SIGTERM, _stopped)

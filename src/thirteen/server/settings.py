@@ -93,6 +93,13 @@ class Settings(BaseSettings):
         description="How long a process's hold on its tables lasts unless renewed (it renews "
         "every third of it): another process takes over a dead one's tables after this.",
     )
+    metrics_address: str = Field(
+        default="",
+        pattern=r"^(|[A-Za-z0-9.:\[\]-]+:[0-9]{1,5})$",
+        description="HOST:PORT where /metrics is served to anyone who reaches it, for a "
+        "Prometheus on a private network (e.g. 127.0.0.1:9100). On the room's own address "
+        "/metrics answers administrators only. Unset: no such address.",
+    )
     ws_compression: bool = Field(
         default=True,
         description="Compress WebSocket frames (permessage-deflate) for clients that offer it, as "

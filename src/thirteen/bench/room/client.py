@@ -182,7 +182,7 @@ class RoomClient:
     async def metrics(self) -> list[dict[str, float]]:
         """Each process's ``/metrics``, in the order of :attr:`servers`."""
         return [
-            parse_metrics((await self.call("GET", "/metrics", via=n)).text)
+            parse_metrics((await self.call("GET", "/metrics", self.admin, via=n)).text)
             for n in range(len(self.servers))
         ]
 

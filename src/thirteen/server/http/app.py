@@ -6,8 +6,9 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Annotated
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
@@ -29,7 +30,7 @@ from thirteen.server.http import (
     tournaments,
 )
 from thirteen.server.metrics import Metrics
-from thirteen.server.money.accounts import Accounts
+from thirteen.server.money.accounts import Accounts, Me
 from thirteen.server.money.signing import load_signer
 from thirteen.server.money.throttle import Throttle
 from thirteen.server.room import Room
@@ -91,7 +92,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
 
     @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
+    async def metrics(_admin: Annotated[Me, Depends(api.current_admin)]) -> Response:
+        """For administrators (what tables run, how busy the room is, is the operator's); a
+        Prometheus scrapes ``THIRTEEN_METRICS_ADDRESS`` instead (``serve.py``)."""
         registry = app.state.metrics.registry
         return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
 
