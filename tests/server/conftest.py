@@ -9,6 +9,7 @@ import httpx
 import pytest
 from services import Postgres, RedisServer, serve_in_thread
 
+from thirteen.client import RoomClient
 from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings, load_settings
 
@@ -59,6 +60,14 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
 def room(settings: Settings) -> Iterator[str]:
     with serve_in_thread(create_app(settings)) as url:
         yield url
+
+
+@pytest.fixture
+def boss(room: str) -> Iterator[RoomClient]:
+    """The room's administrator (``boss`` is an admin by the settings), signed up."""
+    with RoomClient(room) as client:
+        client.sign_up("boss", "the boss password")
+        yield client
 
 
 @pytest.fixture

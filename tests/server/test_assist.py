@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -10,13 +9,6 @@ import pytest
 
 from thirteen.client import RoomClient, RoomError
 from thirteen.engine.cards import parse_cards
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 def _evaluate(client: httpx.Client, table_id: int, **rows: str) -> httpx.Response:

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from thirteen.bots.registry import NAMES
 from thirteen.client import RoomClient, RoomError
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 def test_every_bot_level_opens_a_table_and_others_are_refused(boss: RoomClient) -> None:

@@ -4,18 +4,9 @@ seat up with the chips returned."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from thirteen.client import RoomClient, RoomError
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 def test_time_bank_timeout_and_sitting_out(room: str, boss: RoomClient) -> None:

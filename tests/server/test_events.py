@@ -13,7 +13,6 @@ import json
 import random
 import time
 from collections import defaultdict
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -36,13 +35,6 @@ FAST = {
     "first_street_seconds": 2.0,
     "street_seconds": 2.0,
 }
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 def _event(boss: RoomClient, **body: Any) -> dict[str, Any]:

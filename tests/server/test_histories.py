@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +36,6 @@ def logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
     """Every log line, from before the room starts (list this fixture before ``room``)."""
     caplog.set_level(logging.DEBUG)
     return caplog
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 def played_hand(room: str, boss: RoomClient) -> tuple[RoomClient, int]:

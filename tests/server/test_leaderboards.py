@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -358,13 +357,6 @@ def test_a_slow_board_is_kept_a_while_and_counted_once(tmp_path: Path) -> None:
 
 
 # ----------------------------------------------------------------------------- played hands
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
-
-
 def ledger_results(url: str) -> dict[tuple[str, int], int]:
     """Chips each account won or lost in hands, per table, as the ledger's transfers say
     (a hand moves chips between a seat's escrow and the hand's pot, and nothing else)."""

@@ -7,7 +7,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,13 +28,6 @@ def run_audit(settings: Settings) -> list[str]:
             await db.close()
 
     return asyncio.run(main())
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -32,13 +31,6 @@ from thirteen.server.settings import Settings
 FAST = {"showdown_seconds": 0.05}
 GRANT = 10_000
 BUY_IN = 400
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 def _start(client: RoomClient, preset: str, deals: int, **more: Any) -> dict[str, Any]:

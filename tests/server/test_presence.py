@@ -3,19 +3,9 @@ every snapshot and update, and a ``presence`` frame to everyone else when it cha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from thirteen.client import RoomClient, TableConnection
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 def _presence(conn: TableConnection, connected: list[int]) -> dict[str, Any]:

@@ -209,17 +209,22 @@ def problems(doc: str) -> list[str]:
     except ValueError:
         out.append("no section ## The view")
         view = ""
-    for prefix, cls in (
-        ("", views.TableView),
-        ("hand.", views.HandView),
-        ("", views.SeatView),
-        ("", views.BoardView),
-        ("", views.MyCards),
-        ("", views.PlayerResultView),
-    ):
+    for prefix, cls in (("", views.TableView), ("hand.", views.HandView)):
         for f in dataclasses.fields(cls):
             if f"`{prefix}{f.name}`" not in view:
                 out.append(f"the view field {cls.__name__}.{f.name} is not in ## The view")
+    # the fields of what a row holds are listed in that row itself (a `seat` named elsewhere in
+    # the section does not document the seat of a result)
+    for row_name, cls in (
+        ("seats", views.SeatView),
+        ("hand.boards", views.BoardView),
+        ("hand.me", views.MyCards),
+        ("hand.results", views.PlayerResultView),
+    ):
+        row = re.search(rf"^\| `{re.escape(row_name)}` \| ([^\n]*)$", view, re.MULTILINE)
+        for f in dataclasses.fields(cls):
+            if row is None or f"`{f.name}`" not in row.group(1):
+                out.append(f"the view field {cls.__name__}.{f.name} is not in the {row_name} row")
 
     try:
         limits = section(doc, "Limits and close codes")

@@ -10,7 +10,6 @@ import random
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -30,13 +29,6 @@ from thirteen.server.settings import Settings
 
 FAST = {"showdown_seconds": 0.05}
 """A showdown on show for a blink: the tournament's hands follow each other at once."""
-
-
-@pytest.fixture
-def boss(room: str) -> Iterator[RoomClient]:
-    with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
-        yield client
 
 
 def _db(settings: Settings, body: Any) -> Any:

@@ -62,6 +62,9 @@ class TableOut(BaseModel):
     timers: dict[str, float]
     tournament: int | None = None
     """The sit & go this table plays (its stacks are tournament chips), else ``null``."""
+    event: int | None = None
+    """The duplicate event this table plays, else ``null`` (always ``null`` here: an event's
+    tables are private, as in the lobby socket's list, which this mirrors field for field)."""
 
 
 class Lobby(BaseModel):

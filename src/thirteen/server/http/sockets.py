@@ -120,15 +120,26 @@ async def _who(websocket: WebSocket) -> tuple[Me | None, bool]:
 
 
 def _since(websocket: WebSocket) -> int | None:
-    raw = websocket.query_params.get("since", "")
-    return int(raw) if raw.isdigit() and len(raw) < 16 else None
+    """The ``since`` the client asked for (``None``: not given); :class:`ProtocolError` for one
+    that is not a state id."""
+    raw = websocket.query_params.get("since")
+    if raw is None or raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 15:
+        raise ProtocolError("bad_message", "since must be a whole number from 0 up.")
+    return int(raw)
 
 
-@router.websocket("/ws/tables/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: int) -> None:
+@router.websocket("/ws/tables/{table}")
+async def table_socket(websocket: WebSocket, table: str) -> None:
     room: Room = websocket.app.state.room
     if not _origin_ok(websocket):
         await _refuse(websocket, "bad_origin", "This page came from another site.", CLOSE_POLICY)
+        return
+    try:
+        since = _since(websocket)
+    except ProtocolError as e:
+        await _refuse(websocket, e.code, e.message, CLOSE_POLICY)
         return
     # the ticket is spent by the first socket that shows it, whatever happens next (a refusal
     # for the table included): a ticket shown once is never good again
@@ -138,10 +149,14 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
             websocket, "bad_ticket", "That ticket is unknown, used or expired.", CLOSE_POLICY
         )
         return
-    process = await room.settle(table_id) if room.accepting else None
-    owner = await room.running(table_id)
-    if process is None:
-        await _refuse(websocket, "no_table", f"There is no open table {table_id}.", CLOSE_POLICY)
+    # a table's id is a whole number; anything else names no table (said as for a closed one,
+    # not a bare 403 from the router)
+    table_id = int(table) if table.isascii() and table.isdigit() and len(table) < 10 else None
+    process = await room.settle(table_id) if room.accepting and table_id else None
+    owner = await room.running(table_id) if table_id else None
+    if table_id is None or process is None:
+        shown = table if len(table) <= 20 else table[:20] + "…"
+        await _refuse(websocket, "no_table", f"There is no open table {shown}.", CLOSE_POLICY)
         return
     if owner is None and (process == "" or room.relay is None):
         # its process died and no other has taken it yet, or another process runs it and this
@@ -159,9 +174,9 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
     try:
         with _held(websocket, me.name if me else None):
             if owner is not None:
-                await _table_socket(websocket, owner, me)
+                await _table_socket(websocket, owner, me, since)
             elif room.relay is not None:
-                await _relayed_socket(websocket, room.relay, table_id, process, me)
+                await _relayed_socket(websocket, room.relay, table_id, process, me, since)
     except RateLimitError as e:
         await _refuse(websocket, "rate_limited", e.message, CLOSE_POLICY)
 
@@ -175,14 +190,16 @@ def _held(websocket: WebSocket, account: str | None) -> Iterator[None]:
         yield
 
 
-async def _table_socket(websocket: WebSocket, owner: TableOwner, me: Me | None) -> None:
+async def _table_socket(
+    websocket: WebSocket, owner: TableOwner, me: Me | None, since: int | None
+) -> None:
     await websocket.accept()
     metrics = websocket.app.state.metrics
     metrics.ws_connections.inc()
     watcher = Watcher(me.user_id if me else None, me.name if me else None)
     writer = asyncio.create_task(_writer(websocket, watcher))
     try:
-        await owner.submit(Request("attach", watcher=watcher, since=_since(websocket)))
+        await owner.submit(Request("attach", watcher=watcher, since=since))
         async for parsed in _messages(websocket, watcher):
             if isinstance(parsed, PingMessage):
                 _pong(watcher)
@@ -201,7 +218,12 @@ async def _table_socket(websocket: WebSocket, owner: TableOwner, me: Me | None) 
 
 
 async def _relayed_socket(
-    websocket: WebSocket, relay: Relay, table_id: int, process: str, me: Me | None
+    websocket: WebSocket,
+    relay: Relay,
+    table_id: int,
+    process: str,
+    me: Me | None,
+    since: int | None,
 ) -> None:
     """A socket at a table another process runs: its messages go there over the bus, and the
     frames that process builds for it come back the same way
@@ -217,7 +239,7 @@ async def _relayed_socket(
         process,
         me.user_id if me else None,
         me.name if me else None,
-        _since(websocket),
+        since,
     )
     try:
         async for parsed in _messages(websocket, watcher):

@@ -43,6 +43,15 @@ CLOSE_TRY_AGAIN = 1013
 moment."""
 
 
+FIELDS: dict[str, frozenset[str]] = {
+    "action": frozenset({"type", "id", "state_id", "action"}),
+    "resync": frozenset({"type", "since"}),
+    "ping": frozenset({"type"}),
+}
+"""Each message's fields: any other is refused (``bad_message``), not ignored, so a client's
+typo — ``"stateid"`` — is found at once rather than acting on what it did not mean."""
+
+
 class ProtocolError(RuleError):
     """A message the room cannot take, with a code and a sentence."""
 
@@ -56,7 +65,8 @@ class ActionMessage:
 
 @dataclass(frozen=True)
 class ResyncMessage:
-    since: int
+    since: int | None
+    """The last state id the client saw (``None``: a snapshot without the events missed)."""
 
 
 @dataclass(frozen=True)
@@ -100,12 +110,21 @@ def parse_message(text: str | bytes) -> Message:
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "A message must be one JSON object.")
     kind = data.get("type")
+    fields = FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise ProtocolError("bad_message", 'A message\'s "type" is "action", "resync" or "ping".')
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        raise ProtocolError(
+            "bad_message",
+            f"A {kind} message has no field {unknown[0]!r}; its fields: "
+            f"{', '.join(sorted(fields))}.",
+        )
     if kind == "ping":
         return PingMessage()
     if kind == "resync":
-        return ResyncMessage(_whole(data.get("since"), "since"))
-    if kind != "action":
-        raise ProtocolError("bad_message", 'A message\'s "type" is "action", "resync" or "ping".')
+        since = data.get("since")
+        return ResyncMessage(None if since is None else _whole(since, "since"))
     ident = data.get("id")
     if not isinstance(ident, str) or not ID_PATTERN.fullmatch(ident):
         raise ProtocolError(
@@ -143,6 +162,7 @@ __all__ = [
     "CLOSE_SLOW",
     "CLOSE_TOO_BIG",
     "CLOSE_TRY_AGAIN",
+    "FIELDS",
     "MAX_FRAME_BYTES",
     "SEAT_ACTIONS",
     "TABLE_ACTIONS",

@@ -290,7 +290,8 @@ class Relay:
             while (message := await session.inbox.get()) is not None:
                 parsed: ResyncMessage | ActionMessage
                 if message.get("t") == "resync":
-                    parsed = ResyncMessage(int(message["since"]))
+                    since = message.get("since")
+                    parsed = ResyncMessage(since if isinstance(since, int) else None)
                 else:
                     parsed = ActionMessage(
                         str(message["id"]), message.get("state_id"), dict(message["action"])
