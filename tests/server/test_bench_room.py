@@ -4,6 +4,9 @@ arithmetic behind its figures. Sane values only — speed goals are the benchmar
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -11,6 +14,7 @@ from services import missing
 
 from thirteen.bench.room.figures import bucket_quantile, knee_of, parse_metrics, percentile
 from thirteen.bench.room.load import bench_room
+from thirteen.bench.room.machine import pin, pinning
 from thirteen.bench.room.options import QUICK, RoomOptions, options_from_env, options_with
 from thirteen.bench.room.report import Results, report_of
 from thirteen.bench.room.servers import server_compresses
@@ -18,7 +22,10 @@ from thirteen.bench.services import ServiceMissingError
 
 
 def test_the_quick_run_reports_every_figure() -> None:
-    report = bench_room(QUICK)
+    everywhere = os.sched_getaffinity(0)
+    pinned = len(everywhere) >= 2  # --pin: the room on a core, the generator apart
+    report = bench_room(replace(QUICK, pin=pinned))
+    assert os.sched_getaffinity(0) == everywhere  # the run gave this thread its cores back
     rows = {what: value for what, value, _ in report.rows}
     assert report.suite == "room"
     (fast,) = QUICK.fast_tables
@@ -45,8 +52,25 @@ def test_the_quick_run_reports_every_figure() -> None:
         "full-speed hands/s ÷ goal 300",
         f"goal 50 ms ÷ p99 at {QUICK.steps[-1]} tables",
     }
-    assert any(note.startswith("machine:") for note in report.notes)
+    (machine,) = [note for note in report.notes if note.startswith("machine:")]
+    assert ("pinned: the room" in machine) == pinned, machine
     assert not any(note.startswith("refused actions") for note in report.notes), report.notes
+
+
+def test_pinning_keeps_a_process_and_its_children_on_their_cores() -> None:
+    cores = pinning()
+    assert cores.room.isdisjoint(cores.generator)
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+    )
+    try:
+        pin(child.pid, cores.room)
+        assert os.sched_getaffinity(child.pid) == cores.room
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+        child.wait(30)
+    assert "load generator on core" in cores.describe()
 
 
 def test_two_processes_share_the_tables_and_relay_sockets() -> None:
@@ -148,6 +172,8 @@ def test_options_from_words_and_the_environment() -> None:
         options_with(RoomOptions(), seats=5)
     assert options_with(RoomOptions(), human_showdown=8.0).human_showdown == 8
     assert options_from_env({"THIRTEEN_BENCH_SHOWDOWN": "8"}).human_showdown == 8
+    assert options_from_env({"THIRTEEN_BENCH_PIN": "1"}).pin
+    assert not options_from_env({"THIRTEEN_BENCH_PIN": "0"}).pin
     with pytest.raises(ValueError, match="showdown"):
         options_with(RoomOptions(), human_showdown=0.0)
 

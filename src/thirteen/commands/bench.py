@@ -76,6 +76,14 @@ def bench_command(
         str | None,
         typer.Option(help=ROOM_HELP + "the Redis of several processes (default: a throwaway one)."),
     ] = None,
+    pin: Annotated[
+        bool,
+        typer.Option(
+            "--pin",
+            help=ROOM_HELP + "the room (and its database) on one core, this load generator on "
+            "the others, so the room's figures are its own.",
+        ),
+    ] = False,
 ) -> None:
     """Measure speed against reference implementations run in the same process.
 
@@ -100,6 +108,7 @@ def bench_command(
         "database_url": database_url,
         "database": database,
         "processes": processes,
+        "pin": pin or None,
         "redis_url": redis_url,
     }
     for name in chosen:

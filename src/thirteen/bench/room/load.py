@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from thirteen.bench.report import Report
 from thirteen.bench.room.client import Account, RoomClient, bounded
 from thirteen.bench.room.figures import Measured
-from thirteen.bench.room.machine import raise_fd_limit
+from thirteen.bench.room.machine import pin, pinning, raise_fd_limit
 from thirteen.bench.room.meter import Meter
 from thirteen.bench.room.options import RoomOptions, database_kind, options_from_env
 from thirteen.bench.room.players import Player, Playing, TableLoad
@@ -175,7 +175,13 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
     load_before = os.getloadavg()
     admin = f"boss{secrets.token_hex(4)}"
     idle: list[tuple[bool, float, int]] = []
+    pinned = pinning() if options.pin else None
+    room_cores = pinned.room if pinned is not None else None
     with contextlib.ExitStack() as stack:
+        if pinned is not None:  # this thread now, and the threads it starts (to_thread's)
+            everywhere = os.sched_getaffinity(0)
+            pin(0, pinned.generator)
+            stack.callback(pin, 0, frozenset(everywhere))
         if options.keep:
             folder = Path(options.keep)
             folder.mkdir(parents=True, exist_ok=True)
@@ -183,18 +189,18 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="thirteen-room-")))
         if database_kind(options) == "postgres" and not options.database_url:
             progress("starting PostgreSQL")
-        backing = await asyncio.to_thread(start_backing, options)
+        backing = await asyncio.to_thread(start_backing, options, room_cores)
         stack.callback(backing.stop)
         for n, compression in enumerate(options.idle_compression[1:], 1):
             if not options.idle_sockets:
                 break
             async with (
-                served(options, backing, folder, admin, f"idle{n}") as servers,
+                served(options, backing, folder, admin, f"idle{n}", room_cores) as servers,
                 Load(servers, options, admin, progress, backing) as load,
             ):
                 idle.append(await _idle(load, options, compression, progress))
         async with (
-            served(options, backing, folder, f"{admin}m", "room") as servers,
+            served(options, backing, folder, f"{admin}m", "room", room_cores) as servers,
             Load(servers, options, f"{admin}m", progress, backing) as load,
         ):
             if options.idle_sockets and options.idle_compression:
@@ -224,6 +230,7 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
         retried,
         failure,
         reconnects,
+        pinned.describe() if pinned is not None else "",
     )
 
 

@@ -1,13 +1,47 @@
 """What the room benchmark reads of the machine (from ``/proc``): the CPU and resident memory
-of a process and its descendants, the bytes sent over loopback; and the open-file limit it raises
-so that thousands of sockets fit."""
+of a process and its descendants, the bytes sent over loopback; the open-file limit it raises
+so that thousands of sockets fit; and the cores it pins the room and the load generator to
+(``--pin``), so that the room's latency is the room's and not the generator's queue."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import resource
+from dataclasses import dataclass
 from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Pinning:
+    """Which cores the room (its processes and its database) and the load generator run on."""
+
+    room: frozenset[int]
+    generator: frozenset[int]
+
+    def describe(self) -> str:
+        def cores(which: frozenset[int]) -> str:
+            return ("core " if len(which) == 1 else "cores ") + ", ".join(map(str, sorted(which)))
+
+        return (
+            f"pinned: the room (its processes, PostgreSQL and Redis) on {cores(self.room)}, "
+            f"the load generator on {cores(self.generator)}"
+        )
+
+
+def pinning() -> Pinning:
+    """The room on the first core this process may use, the generator on the others;
+    ``ValueError`` with one core."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        raise ValueError(f"--pin needs two cores; this run may use {len(cores)}")
+    return Pinning(frozenset(cores[:1]), frozenset(cores[1:]))
+
+
+def pin(pid: int, cores: frozenset[int]) -> None:
+    """Keep process ``pid`` (0: this thread) on ``cores``; threads and children it starts
+    afterwards inherit it."""
+    os.sched_setaffinity(pid, cores)
 
 
 def raise_fd_limit() -> int:
@@ -74,4 +108,13 @@ def loopback_bytes() -> int | None:
     return None
 
 
-__all__ = ["cpu_seconds", "loopback_bytes", "process_tree", "raise_fd_limit", "rss_kib"]
+__all__ = [
+    "Pinning",
+    "cpu_seconds",
+    "loopback_bytes",
+    "pin",
+    "pinning",
+    "process_tree",
+    "raise_fd_limit",
+    "rss_kib",
+]

@@ -5,6 +5,7 @@ variables that set them (:func:`options_with`, :func:`options_from_env`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -56,6 +57,10 @@ class RoomOptions:
     about 1/N of them) and every player's HTTP requests and socket go to any of them, as behind a
     round-robin proxy, so about (N-1)/N of the sockets are relayed to their table's process."""
     seed: int = 1
+    pin: bool = False
+    """The room (its processes and database) on one core, the load generator on the others
+    (``os.sched_setaffinity``), so that the room's figures are not the generator's: on a
+    2-core machine the two otherwise take turns on both."""
 
 
 QUICK = RoomOptions(
@@ -122,7 +127,7 @@ def database_kind(options: RoomOptions) -> str:
     return options.database or ("postgres" if options.processes > 1 else "sqlite")
 
 
-ENV_OPTIONS = {
+ENV_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "THIRTEEN_BENCH_TABLES": ("steps", str),
     "THIRTEEN_BENCH_SEATS": ("seats", int),
     "THIRTEEN_BENCH_SECONDS": ("step_seconds", float),
@@ -137,6 +142,7 @@ ENV_OPTIONS = {
     "THIRTEEN_BENCH_REDIS_URL": ("redis_url", str),
     "THIRTEEN_BENCH_PROCESSES": ("processes", int),
     "THIRTEEN_BENCH_KEEP": ("keep", str),
+    "THIRTEEN_BENCH_PIN": ("pin", lambda v: v not in ("", "0", "false")),
 }
 """Environment variables for ``benchmarks/run.py`` (``THIRTEEN_BENCH_QUICK=1`` starts from
 :data:`QUICK`). The database is ``THIRTEEN_BENCH_DATABASE_URL``, not the room's own

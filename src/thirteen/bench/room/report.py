@@ -37,6 +37,8 @@ class Results:
     """Setup requests tried again, by why (an HTTP status, an exception, an action's code)."""
     failure: str = ""
     reconnects: int = 0
+    pinned: str = ""
+    """Which cores the room and the generator had (``--pin``); empty: they shared them all."""
 
 
 def process_rows(at: str, measured: Measured) -> list[tuple[str, float, str]]:
@@ -145,8 +147,13 @@ def report_of(options: RoomOptions, results: Results) -> Report:
     notes = report.notes
     notes.append(
         f"machine: {os.cpu_count()} cores, {platform.python_implementation()} "
-        f"{platform.python_version()}, {platform.system()} {platform.release()}; the server and "
-        "this load generator share those cores (and other jobs may run on them)"
+        f"{platform.python_version()}, {platform.system()} {platform.release()}; "
+        + (
+            results.pinned
+            if results.pinned
+            else "the server and this load generator share those cores"
+        )
+        + " (and other jobs may run on them)"
     )
     notes.append(
         "load average before {:.2f} {:.2f} {:.2f}, after {:.2f} {:.2f} {:.2f}".format(

@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 from pydantic import TypeAdapter
 
+from thirteen.bench.room.machine import pin, process_tree
 from thirteen.bench.room.options import RoomOptions, database_kind
 from thirteen.bench.services import Postgres, RedisServer, dying_with_us, free_port
 from thirteen.server.settings import Settings
@@ -68,9 +69,9 @@ class Backing:
                     service.stop()
 
 
-def start_backing(options: RoomOptions) -> Backing:
+def start_backing(options: RoomOptions, cores: frozenset[int] | None = None) -> Backing:
     """PostgreSQL and Redis for the run: the given URLs, or throwaway servers on loopback
-    (:mod:`thirteen.bench.services`) when the run needs them."""
+    (:mod:`thirteen.bench.services`) when the run needs them — kept on ``cores`` if given."""
     backing = Backing(database_kind(options), options.database_url, options.redis_url)
     try:
         if backing.kind == "postgres" and not backing.database_url:
@@ -78,6 +79,10 @@ def start_backing(options: RoomOptions) -> Backing:
         if options.processes > 1 and not backing.redis_url:
             backing.redis = RedisServer()
             backing.redis_url = backing.redis.url
+        if cores is not None:  # their children to come (a connection's backend) inherit it
+            for pid in backing.pids():
+                for each in process_tree(pid):
+                    pin(each, cores)
     except BaseException:
         backing.stop()
         raise
@@ -147,10 +152,15 @@ def server_env(
 
 @contextlib.asynccontextmanager
 async def served(
-    options: RoomOptions, backing: Backing, folder: Path, admin: str, name: str
+    options: RoomOptions,
+    backing: Backing,
+    folder: Path,
+    admin: str,
+    name: str,
+    cores: frozenset[int] | None = None,
 ) -> AsyncIterator[list[Server]]:
     """``options.processes`` server processes of one room, ready (``/healthz`` answers on
-    each); stopped with SIGTERM afterwards."""
+    each) and kept on ``cores`` if given; stopped with SIGTERM afterwards."""
     database_url = backing.database_for(folder, name)
     servers: list[Server] = []
     try:
@@ -169,6 +179,8 @@ async def served(
                     stdout=out,
                     stderr=subprocess.STDOUT,
                 )
+            if cores is not None:  # before it starts a thread: each inherits it
+                pin(process.pid, cores)
             servers.append(
                 Server(f"http://127.0.0.1:{port}", process, log, process_name, database_url)
             )
