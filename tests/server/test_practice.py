@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
-from services import assert_audit_clean, run_with_db
+from services import Postgres, RedisServer, assert_audit_clean, rooms_in_threads, run_with_db
 from sqlalchemy import delete, select
 from websockets.sync.client import connect
 
@@ -22,6 +25,7 @@ from thirteen.engine.actions import SetHand
 from thirteen.engine.cards import parse_cards
 from thirteen.engine.history import history_from_json, replay
 from thirteen.engine.rules import get_rules
+from thirteen.server.competitions.practice import MAX_RUNS_PLAYING
 from thirteen.server.db.models import PracticeHand
 from thirteen.server.db.session import Database
 from thirteen.server.http.app import create_app
@@ -258,3 +262,65 @@ def test_a_run_is_refused_with_a_sentence(room: str) -> None:
     with RoomClient(room) as nobody, pytest.raises(RoomError) as anonymous:
         nobody.request("POST", "/api/practice/duplicate", {"preset": "ofc"})
     assert (anonymous.value.status, anonymous.value.code) == (401, "not_logged_in")
+
+
+# ------------------------------------------------------------------------- issue 31, items 4, 5
+PASSWORD = "a run of deals, 31"
+
+
+def _race(urls: list[str], starts: int) -> list[tuple[int, str]]:
+    """``starts`` clients of one account (each its own log-in, spread over ``urls``) start a
+    run at the same moment; each answer's status and code ("" for a run started)."""
+    with RoomClient(urls[0]) as first:
+        first.sign_up("ann", PASSWORD)
+    clients = [RoomClient(urls[i % len(urls)]) for i in range(starts)]
+    try:
+        for client in clients:
+            client.log_in("ann", PASSWORD)
+        together = threading.Barrier(starts)
+
+        def start(client: RoomClient) -> tuple[int, str]:
+            together.wait(timeout=60)
+            try:
+                _start(client, "chinese-2-4", 5, opponents=1, bot_level="random")
+            except RoomError as e:
+                return e.status, e.code
+            return 201, ""
+
+        with ThreadPoolExecutor(starts) as pool:
+            return list(pool.map(start, clients))
+    finally:
+        for client in clients:
+            client.close()
+
+
+def _count_runs(urls: list[str], answers: list[tuple[int, str]]) -> None:
+    """Exactly MAX_RUNS_PLAYING runs started, every other start refused; the database and the
+    wallet agree."""
+    assert sorted(answers) == sorted(
+        [(201, "")] * MAX_RUNS_PLAYING
+        + [(409, "too_many_runs")] * (len(answers) - MAX_RUNS_PLAYING)
+    ), answers
+    with RoomClient(urls[-1]) as ann:
+        ann.log_in("ann", PASSWORD)
+        runs = ann.request("GET", "/api/practice/duplicate")["runs"]
+        assert [r["status"] for r in runs] == ["playing"] * MAX_RUNS_PLAYING
+        assert ann.me()["balance"] == GRANT - MAX_RUNS_PLAYING * BUY_IN
+
+
+def test_parallel_starts_make_no_more_runs_than_the_limit(room: str, settings: Settings) -> None:
+    """Item 4: twelve starts at once from one account make three runs, not twelve."""
+    _count_runs([room], _race([room], 12))
+    assert_audit_clean(settings.database_url)
+
+
+def test_parallel_starts_on_two_processes_make_no_more_runs_than_the_limit(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Item 4 across processes: no lock of one process's can keep the count; the database
+    does."""
+    url = postgres.new_database()
+    redis = redis_server.url.removesuffix("/0") + "/4"
+    with rooms_in_threads(tmp_path, url, redis, ["a", "b"]) as urls:
+        _count_runs(urls, _race(urls, 12))
+    assert_audit_clean(url)

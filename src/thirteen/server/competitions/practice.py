@@ -4,7 +4,10 @@ deals from your seat; the difference per hand and in total says how you did agai
 **The run.** A logged-in player starts a run (:mod:`thirteen.server.http.practice`): a private
 practice table of any preset, the player in one seat and bots of the chosen level in the
 others, and a number of deals. Its :class:`PracticeRun` row is written with the table, before
-any process runs it; whatever process runs the table attaches :class:`DuplicateHook`
+any process runs it (:func:`write_run`: in that transaction, with the player's account row
+locked, the player's runs playing are counted — at most :data:`MAX_RUNS_PLAYING` — so that
+starts at the same moment, on any process, wait for one another and each counts the others');
+whatever process runs the table attaches :class:`DuplicateHook`
 (``Room._attach_hooks``), which the table's owner calls from its own task when it starts and
 after every hand:
 
@@ -58,6 +61,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.bots.arena import play_hand
 from thirteen.bots.base import Bot
@@ -71,7 +75,8 @@ from thirteen.engine.state import Phase, TableState, deciders
 from thirteen.engine.table import apply
 from thirteen.engine.views import view
 from thirteen.server.db.models import GameTable, Hand, HandSeat, PracticeHand, PracticeRun, User
-from thirteen.server.db.session import Database
+from thirteen.server.db.session import Database, lock_row
+from thirteen.server.money import ledger
 from thirteen.server.money.accounts import Accounts
 from thirteen.server.tables.leases import fence
 from thirteen.server.tables.owner import TableOwner
@@ -83,6 +88,49 @@ SHADOW_BOT = "strong"
 MAX_DEALS = 100
 MAX_RUNS_PLAYING = 3
 """Runs one player may have playing at once (each is a table the room runs)."""
+
+
+# --------------------------------------------------------------------------------- starting
+async def write_run(
+    s: AsyncSession, table_id: int, user_id: int, *, deals: int, buy_in: int
+) -> None:
+    """Write the run of the new table ``table_id`` (in the transaction that writes the table),
+    or refuse it — ``too_many_runs``, ``insufficient_chips`` — and with it the table.
+
+    The player's account row is locked first (:func:`lock_row`): two starts of one player, on
+    one process or two, queue up there, and the second counts the first's run once it is
+    written — the limit is the database's, not a read before a write."""
+    await lock_row(s, User, user_id)
+    playing = await s.scalar(
+        select(func.count(PracticeRun.table_id))
+        .join(GameTable, GameTable.id == PracticeRun.table_id)
+        .where(
+            PracticeRun.user_id == user_id,
+            PracticeRun.status == "playing",
+            GameTable.status != "closed",
+        )
+    )
+    if (playing or 0) >= MAX_RUNS_PLAYING:
+        raise RuleError(
+            "too_many_runs",
+            f"You have {playing} duplicate practice runs playing; finish or leave one first.",
+        )
+    held = (await ledger.wallet(s, user_id)).balance
+    if held < buy_in:
+        raise RuleError(
+            "insufficient_chips", f"Your wallet holds {held} chips; this run's buy-in is {buy_in}."
+        )
+    s.add(
+        PracticeRun(
+            table_id=table_id,
+            user_id=user_id,
+            seat=0,
+            deals=deals,
+            buy_in=buy_in,
+            status="playing",
+            created_at=time.time(),
+        )
+    )
 
 
 # --------------------------------------------------------------------------------- shadows
@@ -421,4 +469,5 @@ __all__ = [
     "private_to",
     "run_of",
     "shadow_hand",
+    "write_run",
 ]

@@ -28,11 +28,11 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from thirteen.server.db.models import DuplicateEvent, Tournament
+from thirteen.server.db.models import DuplicateEvent, Tournament, User
 from thirteen.server.db.writer import GroupWriter
 
 T = TypeVar("T")
-Lockable = TypeVar("Lockable", Tournament, DuplicateEvent)
+Lockable = TypeVar("Lockable", Tournament, DuplicateEvent, User)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -40,12 +40,14 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 async def lock_row(s: AsyncSession, model: type[Lockable], row_id: int) -> Lockable | None:
     """``model``'s row ``row_id`` (``None``: there is none), locked for the rest of this
     transaction: a write comes first — a row lock on PostgreSQL, the database's write lock on
-    SQLite — so that registrations, starts and rounds queue up instead of racing; and the row is
-    read as it is now, not as this session may have seen it before it waited for the lock."""
+    SQLite — so that registrations, starts and rounds (an account's row: its practice runs)
+    queue up instead of racing; and the row is read as it is now, not as this session may have
+    seen it before it waited for the lock. (The write sets a column to itself: ``created_at``,
+    which every such row has and nothing changes.)"""
     await s.execute(
         update(model)
         .where(model.id == row_id)
-        .values(status=model.status)
+        .values(created_at=model.created_at)
         .execution_options(synchronize_session=False)
     )
     row: Lockable | None = await s.scalar(

@@ -5,7 +5,6 @@ once a hand is over. How a run plays is :mod:`thirteen.server.competitions.pract
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -19,7 +18,6 @@ from thirteen.server.competitions import practice
 from thirteen.server.db.models import GameTable, Hand, HandSeat, PracticeHand, PracticeRun
 from thirteen.server.db.session import Database
 from thirteen.server.http.api import ApiError, Body, RowId, User, db_of, errors, settings_of
-from thirteen.server.money import ledger
 from thirteen.server.room import Room, TableSpec
 from thirteen.server.tables.owner import TableOwner
 from thirteen.server.tables.requests import Request as OwnerRequest
@@ -199,28 +197,6 @@ async def start_run(body: DuplicateStart, request: Request, me: User) -> Duplica
         )
     if not 1 <= body.buy_in <= 10**9:
         raise _bad("A buy-in is 1 to 1,000,000,000 chips.")
-    db = db_of(request)
-    async with db.begin() as s:
-        held = (await ledger.wallet(s, me.user_id)).balance
-        playing = await s.scalar(
-            select(func.count(PracticeRun.table_id))
-            .join(GameTable, GameTable.id == PracticeRun.table_id)
-            .where(
-                PracticeRun.user_id == me.user_id,
-                PracticeRun.status == "playing",
-                GameTable.status != "closed",
-            )
-        )
-    if (playing or 0) >= practice.MAX_RUNS_PLAYING:
-        raise ApiError(
-            "too_many_runs",
-            f"You have {playing} duplicate practice runs playing; finish or leave one first.",
-        )
-    if held < body.buy_in:
-        raise ApiError(
-            "insufficient_chips",
-            f"Your wallet holds {held} chips; this run's buy-in is {body.buy_in}.",
-        )
     spec = TableSpec(
         preset=body.preset,
         name=f"Duplicate practice ({me.name})",
@@ -239,21 +215,12 @@ async def start_run(body: DuplicateStart, request: Request, me: User) -> Duplica
 
 
 async def _open(room: Room, spec: TableSpec, user_id: int, body: DuplicateStart) -> TableOwner:
-    """Write the table and its run in one transaction, then run it here (no look of the
-    room's can run it before its run is written and its hook attached)."""
+    """Write the table and its run in one transaction — or neither, if the run is refused
+    (:func:`practice.write_run`) — then run it here (no look of the room's can run it before
+    its run is written and its hook attached)."""
 
     async def run_row(s: AsyncSession, table_id: int) -> None:
-        s.add(
-            PracticeRun(
-                table_id=table_id,
-                user_id=user_id,
-                seat=0,
-                deals=body.deals,
-                buy_in=body.buy_in,
-                status="playing",
-                created_at=time.time(),
-            )
-        )
+        await practice.write_run(s, table_id, user_id, deals=body.deals, buy_in=body.buy_in)
 
     return await room.create_table(spec, with_table=run_row)
 
