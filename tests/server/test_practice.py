@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +27,7 @@ from thirteen.engine.cards import parse_cards
 from thirteen.engine.history import history_from_json, replay
 from thirteen.engine.rules import get_rules
 from thirteen.server.competitions.practice import MAX_RUNS_PLAYING
-from thirteen.server.db.models import PracticeHand
+from thirteen.server.db.models import GameTable, PracticeHand
 from thirteen.server.db.session import Database
 from thirteen.server.http.app import create_app
 from thirteen.server.serve import serve_in_thread
@@ -324,3 +325,53 @@ def test_parallel_starts_on_two_processes_make_no_more_runs_than_the_limit(
     with rooms_in_threads(tmp_path, url, redis, ["a", "b"]) as urls:
         _count_runs(urls, _race(urls, 12))
     assert_audit_clean(url)
+
+
+def _table_status(database_url: str, table_id: int) -> str:
+    async def read(db: Database) -> str:
+        async with db.begin() as s:
+            status = await s.scalar(select(GameTable.status).where(GameTable.id == table_id))
+        assert status is not None
+        return status
+
+    return run_with_db(database_url, read)
+
+
+@pytest.mark.parametrize(
+    ("deals", "rules", "ends"),
+    [
+        # the run's one deal played (the player timed out and sits out): finished
+        (1, {"set_hand_seconds": 1}, "finished"),
+        # the player timed out and was unseated for sitting out before the run's deals: ended
+        (3, {"set_hand_seconds": 1, "sit_out_seconds": 1}, "ended"),
+    ],
+)
+def test_a_run_over_pays_out_and_closes_its_table_by_itself(
+    room: str, settings: Settings, deals: int, rules: dict[str, float], ends: str
+) -> None:
+    """Item 5: nobody opens the table or acts there; the run's end closes the table and the
+    wallet is whole again (the buy-in back, plus what the hands moved)."""
+    with RoomClient(room) as ann:
+        ann.sign_up("ann", PASSWORD)
+        run = _start(ann, "chinese-2-4", deals, opponents=1, rules={**FAST, **rules})
+        table_id = run["table_id"]
+        assert ann.me()["balance"] == GRANT - BUY_IN
+        deadline = time.monotonic() + 45
+        while True:
+            done = ann.request("GET", f"/api/practice/duplicate/{table_id}")
+            hands = ann.request("GET", "/api/hands")
+            moved = sum(h["result"] for h in hands if h["status"] == "settled")
+            balance = ann.me()["balance"]
+            table = _table_status(settings.database_url, table_id)
+            if (done["status"], balance, table) == (ends, GRANT + moved, "closed"):
+                break
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"after 45 s the run is {done['status']}, the wallet holds {balance} (whole: "
+                    f"{GRANT + moved}) and the table is {table}"
+                )
+            time.sleep(0.2)  # polling the condition (nothing to wait on: nobody is at the table)
+        assert done["played"] == 1
+        # the run no longer counts against the player's limit
+        assert ann.request("GET", "/api/practice/duplicate")["runs"][0]["status"] == ends
+    assert_audit_clean(settings.database_url)

@@ -16,7 +16,9 @@ after every hand:
 - after each settled hand it starts the shadow of every hand of the player's not yet shadowed
   (:func:`catch_up`, in the background: a hand's replay runs on a worker thread, as bots think);
 - when the player has played the run's deals — or has left the table, or was unseated for sitting
-  out — it writes the run's end and closes the table (everyone leaves with their chips).
+  out (the owner calls the hook after a seat is left, too) — it writes the run's end and closes
+  the table: once the last showdown has been on show, everyone leaves with their chips, whether
+  or not anyone is at the table to act.
 
 The table is the player's alone: it is not in the lobby (:func:`listed`), and nobody else may
 open its socket, to sit or to watch (:func:`may_enter`). Hints are off there (the run measures

@@ -41,6 +41,25 @@ log = logging.getLogger("thirteen.server.tables")
 MOVED_SENTENCE = "This table moved to another server; reconnecting."
 
 
+def next_due(table: LiveTable, closing_tried: int) -> tuple[float, str, int | None] | None:
+    """What is due next at ``table``: the engine's next deadline (a deal, a seat's time) — and
+    at a closing table between hands, its closing (``"close"``), once the last showdown has been
+    on show, whether or not a deal could come (too few players left to deal, the others sitting
+    out, a restart between its closing and its seats emptying): nobody has to act for a table to
+    close and pay its seats back. Not again in the state ``closing_tried`` (a table that could
+    not close is not tried in a loop)."""
+    state = table.state
+    due = next_deadline(state)
+    if (
+        table.settings.status != "closing"
+        or state.phase == Phase.PLAYING
+        or closing_tried == state.state_id
+    ):
+        return due
+    closing = (state.next_deal_at or 0.0, "close", None)
+    return closing if due is None or closing[0] <= due[0] else due
+
+
 class HandLoop:
     """The one task that owns a table's state: its queue, its timers, and accepting actions."""
 
@@ -64,7 +83,8 @@ class HandLoop:
         self.broadcaster = broadcaster
         self.metrics = metrics
         self.run_hook = run_hook
-        """The owner's call of the table's hook (a sit & go's director), after every hand and
+        """The owner's call of the table's hook (a sit & go's director), after every hand, after
+        a seat is left at a table that is not a tournament's (a duplicate practice run's), and
         when the hook asks to be called again."""
         self.on_change = on_change
         """Called when the table's lobby entry changes (a seat taken or left, a hand begun or
@@ -132,18 +152,7 @@ class HandLoop:
     async def _serve(self) -> None:
         table = self.table
         while True:
-            due = next_deadline(table.state)
-            if (
-                due is None
-                and table.settings.status == "closing"
-                and table.state.phase != Phase.PLAYING
-                and self._closing_tried != table.state.state_id
-            ):
-                # a closing table with no deal to wait for (a restart between its closing and
-                # its seats emptying, or too few players left to deal): close it now
-                self._closing_tried = table.state.state_id
-                await self._close_seats()
-                continue
+            due = next_due(table, self._closing_tried)
             timeout = None
             if due is not None:
                 timeout = max(0.0, max(due[0], self._stalled_until) - now())
@@ -179,6 +188,10 @@ class HandLoop:
     async def _on_due(self, when: float, what: str, seat: int | None) -> None:
         at = max(now(), when)  # a timer may wake a hair early; the engine's clock must not
         action: Action
+        if what == "close":
+            self._closing_tried = self.table.state.state_id
+            await self._close_seats()
+            return
         if what == "deal":
             if self.table.settings.status != "open":
                 await self._close_seats()
@@ -254,8 +267,10 @@ class HandLoop:
             show_the_showdown(table.state, bots.items())
         if settled and bots and not table.settings.is_tournament:
             await self.seating.refill_bots(self.accept)
-        if settled:
-            await self.run_hook()
+        if settled or (
+            not table.settings.is_tournament and any(isinstance(e, PlayerLeft) for e in events)
+        ):
+            await self.run_hook()  # (a practice run ends when its player has left)
         if any(isinstance(e, HandStarted) for e in events) and not table.settings.is_tournament:
             await self.seating.unseat_long_absent(self.accept)
         if self.on_change is not None and any(
@@ -326,4 +341,4 @@ class HandLoop:
                 self.on_change()
 
 
-__all__ = ["MOVED_SENTENCE", "HandLoop"]
+__all__ = ["MOVED_SENTENCE", "HandLoop", "next_due"]

@@ -52,7 +52,8 @@ HOOK_RETRY_SECONDS = 1.0
 class TableHook(Protocol):
     """What a table's owner asks of whatever runs a tournament at it
     (:mod:`thirteen.server.competitions.tournaments`): called by the owner's own task when it
-    starts and after every hand settles."""
+    starts and after every hand settles — and, at a table that is not a tournament's (a
+    duplicate practice run's), after a seat is left."""
 
     async def after_hand(self, owner: TableOwner) -> None: ...
 
