@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from services import Postgres, RedisServer, assert_audit_clean, room_process, run_with_db
+from services import (
+    Postgres,
+    RedisServer,
+    assert_audit_clean,
+    room_process,
+    run_with_db,
+    serve_in_thread,
+)
 from sqlalchemy import select
 
 from thirteen.client import RoomClient, RoomError
@@ -27,6 +34,7 @@ from thirteen.engine.deck import Deal
 from thirteen.server.competitions.duplicate import seating
 from thirteen.server.db.models import DuplicateDeal, DuplicateTable, Hand, HandSeat
 from thirteen.server.db.session import Database
+from thirteen.server.http.app import create_app
 from thirteen.server.money.audit import audit
 from thirteen.server.settings import Settings
 
@@ -373,6 +381,88 @@ def test_people_confirm_results_the_tables_are_private_and_the_director_rules(
     finally:
         for person in (ann, bob, cat, dan):
             person.close()
+
+
+def test_only_the_director_rules_and_a_ruling_after_the_finish_says_so(
+    settings: Settings,
+) -> None:
+    """Issue 31, item 9: another admin's ruling is refused (403 ``not_director``) and changes
+    nothing, even on a finished event; the director's ruling after the finish changes the final
+    standings, which say so — which ruling, by whom, when and why — in the JSON and the CSV."""
+    two_admins = settings.model_copy(update={"admins": "boss,ref"})
+    with (
+        serve_in_thread(create_app(two_admins)) as url,
+        RoomClient(url) as boss,
+        RoomClient(url) as ref,
+    ):
+        boss.sign_up("boss", "directs every event")
+        ref.sign_up("ref", "another admin here")
+        assert ref.me()["role"] == "admin"
+        eid = _event(boss, rounds=1, hands_per_round=1)["id"]
+        boss.request("POST", f"/api/events/{eid}/bot-teams", {"count": 3})
+        boss.request("POST", f"/api/events/{eid}/start")
+        final = _play_out(boss, eid, 1)
+        assert final["status"] == "finished"
+        assert (final["director"], final["changed_after_finish"]) == ("boss", [])
+        player = final["standings"][0]["members"][0]["name"]
+        team = final["standings"][0]["name"]
+        rulings = f"/api/events/{eid}/rulings"
+        foul = {"kind": "foul", "player": player, "round": 1, "hand": 1, "reason": "Set late."}
+
+        for body in (foul, {"kind": "warning", "player": player, "reason": "Slow."}):
+            with pytest.raises(RoomError) as refused:
+                ref.request("POST", rulings, body)
+            assert (refused.value.status, refused.value.code) == (403, "not_director")
+            assert "Only the event's director, boss, may rule" in str(refused.value)
+        with pytest.raises(RoomError) as no_reason:  # after the finish as before: a reason
+            boss.request("POST", rulings, {**foul, "reason": "   "})
+        assert (no_reason.value.status, no_reason.value.code) == (400, "bad_ruling")
+        assert boss.request("GET", f"/api/events/{eid}") == final  # nothing changed
+
+        before = time.time()
+        after = boss.request("POST", rulings, foul)
+        (ruling,) = after["rulings"]
+        assert (ruling["by"], ruling["after_finish"], ruling["reason"]) == (
+            "boss",
+            True,
+            "Set late.",
+        )
+        assert before <= ruling["at"] <= time.time()
+        assert after["changed_after_finish"] == [
+            {
+                "id": ruling["id"],
+                "kind": "foul",
+                "player": player,
+                "by": "boss",
+                "at": ruling["at"],
+                "reason": "Set late.",
+            }
+        ]
+        assert after["status"] == "finished"
+        moved = {t["name"]: t["rulings"] for t in after["standings"]}
+        assert {k: v for k, v in moved.items() if v} == {
+            k: v for k, v in ruling["points"].items() if v
+        }
+        for t in after["standings"]:
+            assert t["total"] == t["points"] + t["rulings"]
+        assert boss.request("GET", f"/api/events/{eid}/results.json") == after
+
+        # a disqualification after the finish moves no points but the ranking: said too
+        last = boss.request(
+            "POST", rulings, {"kind": "disqualify", "player": player, "reason": "Collusion."}
+        )
+        assert [c["kind"] for c in last["changed_after_finish"]] == ["foul", "disqualify"]
+        assert next(t for t in last["standings"] if t["name"] == team)["rank"] is None
+
+        text = boss.request("GET", f"/api/events/{eid}/results.csv")
+        notes = [r for r in csv.DictReader(io.StringIO(text)) if r["seat"] == ""]
+        assert notes, text
+        for note in notes:
+            assert ", after the finish, by boss on " in note["player"], note
+        assert any(n["player"].endswith(": Set late.") for n in notes)
+        (dq,) = [n for n in notes if ": disqualify (" in n["player"]]
+        assert (dq["team"], dq["points"]) == (team, "0")
+        assert dq["player"].endswith(": Collusion.")
 
 
 def test_teams_are_ranked_across_events_and_event_hands_stay_off_personal_boards(

@@ -64,7 +64,7 @@ def settings(tmp_path: Path) -> Settings:
         default_tables=False,
         bot_delay=0,
         bot_budget=0.02,
-        admins="boss",
+        admins="boss,ref",  # ref: a second admin, who directs no event of boss's
     )
 
 

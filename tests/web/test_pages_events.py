@@ -160,6 +160,33 @@ def test_the_director_runs_an_event_of_bot_teams_from_the_browser(
         expect(row.get_by_role("cell").nth(-2)).to_have_text(signed(team["rulings"]))
         expect(row.get_by_role("cell").last).to_have_text(signed(team["total"]))
 
+    # ruled after the finish: the standings say they changed, by whom, when and why — to anyone
+    assert after["changed_after_finish"][0]["by"] == "boss"
+    expect(ruled).to_contain_text("(after the finish)")
+    expect(ruled.get_by_role("cell").nth(-2)).to_have_text("boss")
+    guest: Page = new_context().new_page()
+    guest.goto(f"/#/event/{event_id}")
+    for looker in (page, guest):
+        heading = looker.get_by_role("heading", name="Final standings, changed after the finish")
+        expect(heading).to_be_visible()
+        note = looker.get_by_role("note", name="Changed after the finish")
+        expect(note).to_contain_text(f"Foul ({bot_player}), ruled by boss", use_inner_text=True)
+        expect(note).to_contain_text("Changed a card after placing it")
+        expect(note.locator("time")).to_have_count(1)
+    # another admin does not direct this event: no form to rule, and the room refuses too
+    ref: Page = new_context().new_page()
+    sign_up(ref, "ref")
+    ref.goto(f"/#/event/{event_id}")
+    expect(ref.get_by_role("note", name="Changed after the finish")).to_be_visible()
+    expect(ref.get_by_role("form", name="Rule")).to_be_hidden()
+    refused = ref.request.post(
+        f"/api/events/{event_id}/rulings",
+        data={"kind": "warning", "player": bot_player, "reason": "Not mine to rule."},
+        headers={"x-csrf-token": ref.request.get("/api/me").json()["csrf_token"]},
+    )
+    assert refused.status == 403
+    assert refused.json()["error"]["code"] == "not_director"
+
     # a deal side by side: seat by seat, the three teams' rows of the same cards
     page.get_by_role("link", name="Side by side: round 1, group 1, hand 1").click()
     expect(page).to_have_url(re.compile(f"#/event/{event_id}/deal/1/1/1$"))

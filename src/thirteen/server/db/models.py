@@ -435,7 +435,9 @@ class DuplicateConfirmation(Base):
 
 class DuplicateRuling(Base):
     """A director's ruling: ``foul`` (a hand not set according to the rules: seed 004 §V.2),
-    ``warning`` or ``disqualify``; ``adjustments`` the points it moves, by user id (JSON)."""
+    ``warning`` or ``disqualify``; ``adjustments`` the points it moves, by user id (JSON);
+    ``by_id`` the event's director who ruled; ``after_finish`` whether the event had finished
+    (the standings say they were changed after the finish)."""
 
     __tablename__ = "duplicate_rulings"
 
@@ -450,6 +452,7 @@ class DuplicateRuling(Base):
     reason: Mapped[str] = mapped_column(String(500))
     by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     at: Mapped[float] = mapped_column(Float)
+    after_finish: Mapped[bool] = mapped_column(default=False)
 
     __table_args__ = (
         CheckConstraint("kind IN ('foul', 'warning', 'disqualify')", name="duplicate_ruling_kind"),

@@ -65,6 +65,7 @@ STATUS_BY_CODE = {
     "no_hints": 403,
     "bad_practice": 400,
     "too_many_runs": 409,
+    "not_director": 403,
 }
 
 CSP = (

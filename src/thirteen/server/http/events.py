@@ -178,6 +178,19 @@ class RulingOut(BaseModel):
     reason: str
     at: float
     points: dict[str, int] = Field(description="The points it moved, by team name.")
+    by: str = Field(description="The director who ruled.")
+    after_finish: bool = Field(
+        description="Ruled after the event finished: it changed the final standings."
+    )
+
+
+class ChangeOut(BaseModel):
+    id: int = Field(description="The ruling (in `rulings`).")
+    kind: str
+    player: str
+    by: str = Field(description="The director who ruled.")
+    at: float = Field(description="When (seconds since the epoch).")
+    reason: str = Field(description="Why.")
 
 
 class YouOut(BaseModel):
@@ -188,9 +201,14 @@ class YouOut(BaseModel):
 
 class EventDetail(EventOut):
     director_id: int
+    director: str = Field(description="The director's name: the admin who created the event.")
     standings: list[TeamOut]
     round_results: list[RoundOut]
     rulings: list[RulingOut]
+    changed_after_finish: list[ChangeOut] = Field(
+        description="The rulings that changed the standings after the event finished (empty: "
+        "the standings are as they were at the finish)."
+    )
     you: YouOut | None = None
 
 
@@ -355,7 +373,9 @@ async def _wake(request: Request, event_id: int) -> None:
     responses=errors(400, 401, 403, 404, 409, 422),
 )
 async def rule(event_id: RowId, body: RulingIn, request: Request, admin: Admin) -> EventDetail:
-    """A director's ruling (admins), recorded with its reason and shown in the standings."""
+    """A ruling of the event's director (the admin who created it; anyone else: 403
+    ``not_director``), recorded with its reason and shown in the standings; after the finish it
+    changes the final standings, which then say so (``changed_after_finish``)."""
     await events.rule(
         db_of(request),
         event_id,

@@ -40,6 +40,8 @@ that player fouled — −12 basis points, +6 to each other player — and the d
 to the teams' scores, seed 004 §V.2), warn, or disqualify (the team is listed apart and ranked
 after the others; its seats are played by the room's bot from the next hand on, so the other
 teams' comparisons stay whole). Every ruling is kept with its reason and shown in the standings.
+Only the event's director (``director_id``, the admin who created it) rules; a ruling after the
+finish is marked so, and the standings and results say they were changed then, by whom and why.
 
 The package's modules, one concern each (this module re-exports their public names, so callers
 import ``events`` and use ``events.create_event``, ``events.advance``, ``events.DuplicateHook``

@@ -1,11 +1,13 @@
 """An event's results after the play: one deal side by side as a group's three tables
-played it, and every seat's points (then the rulings) as CSV, both read from :mod:`.scoreboard`."""
+played it, and every seat's points (then the rulings, those after the finish marked) as CSV,
+both read from :mod:`.scoreboard`."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from thirteen.engine.cards import format_cards
@@ -76,7 +78,9 @@ CSV_COLUMNS = ("event", "round", "group", "hand", "table", "seat", "team", "play
 
 
 async def results_csv(db: Database, event_id: int) -> str:
-    """Every seat's points in every hand settled at all three tables, then the rulings."""
+    """Every seat's points in every hand settled at all three tables, then the rulings (a row
+    for each team one moved points of, else one for its player's team; a ruling made after the
+    finish says so, by whom, when and why)."""
     data = await standings(db, event_id)
     names = {t["id"]: t["name"] for t in data["standings"]}
     out = io.StringIO()
@@ -101,7 +105,12 @@ async def results_csv(db: Database, event_id: int) -> str:
                             )
                         )
     for ruling in data["rulings"]:
-        for team, points in ruling["points"].items():
+        what = f"ruling {ruling['id']}: {ruling['kind']} ({ruling['player']})"
+        if ruling["after_finish"]:  # the final standings changed: by whom, when and why
+            when = datetime.fromtimestamp(ruling["at"], UTC).strftime("%Y-%m-%d %H:%M UTC")
+            what += f", after the finish, by {ruling['by']} on {when}: {ruling['reason']}"
+        # (a ruling that moves no points — a warning, a disqualification — is a row too)
+        for team, points in (ruling["points"] or {ruling["team"]: 0}).items():
             writer.writerow(
                 (
                     event_id,
@@ -111,7 +120,7 @@ async def results_csv(db: Database, event_id: int) -> str:
                     ruling["table_id"],
                     "",
                     team,
-                    _cell(f"ruling {ruling['id']}: {ruling['kind']} ({ruling['player']})"),
+                    _cell(what),
                     points,
                 )
             )

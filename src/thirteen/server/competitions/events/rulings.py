@@ -1,6 +1,12 @@
 """The director's rulings (seed 004 §V.2): a foul, which scores the player's hand again as
 fouled and keeps the points it moves; a warning; a disqualification, which takes the team out of
-the ranking."""
+the ranking.
+
+Only the event's director — the admin who created it (``duplicate_events.director_id``) — rules
+on it; another admin is refused (``not_director``). A ruling on a finished event is allowed (a
+foul found in the histories afterwards), always with its reason, and is marked
+``after_finish``: the standings and the results then say that they were changed after the
+finish, by whom, when and why (:mod:`.scoreboard`, :mod:`.results`)."""
 
 from __future__ import annotations
 
@@ -40,9 +46,11 @@ async def rule(
     round_: int | None = None,
     hand: int | None = None,
 ) -> int:
-    """Record a director's ruling; its id. ``foul`` scores the player's hand of round
-    ``round_`` again as fouled and keeps the difference; ``disqualify`` takes the player's team
-    out of the ranking (its seats are played by the room's bot from the next deal)."""
+    """Record a ruling of the event's director ``by_id``; its id. ``foul`` scores the player's
+    hand of round ``round_`` again as fouled and keeps the difference; ``disqualify`` takes the
+    player's team out of the ranking (its seats are played by the room's bot from the next
+    deal). Anyone else is refused with ``not_director``; after the finish the ruling is marked
+    as changing the final standings."""
     reason = " ".join(reason.split())
     if kind not in RULING_KINDS:
         raise EventError("bad_ruling", f"A ruling is one of {', '.join(RULING_KINDS)}.")
@@ -50,6 +58,12 @@ async def rule(
         raise EventError("bad_ruling", "A ruling gives its reason, in up to 500 characters.")
     async with db.begin() as s:
         row = await _locked(s, event_id)
+        if row.director_id != by_id:
+            director = await s.scalar(select(User.name).where(User.id == row.director_id))
+            raise EventError(
+                "not_director",
+                f"Only the event's director, {director}, may rule on event {event_id}.",
+            )
         if row.status not in ("running", "finished"):
             raise EventError("bad_ruling", f"Event {event_id} is {row.status}: nothing to rule on.")
         found = (
@@ -75,6 +89,7 @@ async def rule(
             reason=reason,
             by_id=by_id,
             at=time.time(),
+            after_finish=row.status == "finished",
         )
         if kind == "foul":
             if round_ is None or hand is None:
@@ -91,7 +106,15 @@ async def rule(
             raise EventError(
                 "bad_ruling", f"{player!r}'s hand {hand} of round {round_} is already ruled a foul."
             ) from None
-        log.info("ruling", extra={"event": event_id, "kind": kind, "ruling": ruling.id})
+        log.info(
+            "ruling",
+            extra={
+                "event": event_id,
+                "kind": kind,
+                "ruling": ruling.id,
+                "after_finish": ruling.after_finish,
+            },
+        )
         return ruling.id
 
 

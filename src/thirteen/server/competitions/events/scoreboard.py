@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from thirteen.engine.rules import get_rules
 from thirteen.server.competitions.duplicate import TABLES, seating
@@ -44,7 +45,9 @@ class _Loaded:
     tables: list[DuplicateTable]
     hands: dict[int, dict[int, Hand]]
     seats: dict[int, dict[int, tuple[int | None, str]]]
-    rulings: list[tuple[DuplicateRuling, str]]
+    rulings: list[tuple[DuplicateRuling, str, str]]
+    """Each ruling with its player's name and its director's."""
+    director: str
     confirmed: dict[tuple[int, int], int]
     roots: dict[tuple[int, int, int], str]
 
@@ -96,17 +99,20 @@ async def _load(s: AsyncSession, event_id: int) -> _Loaded:
         )
     ).all():
         seats[hand_id][seat] = (delta, name)
+    by = aliased(User)
     rulings = [
-        (r, n)
-        for r, n in (
+        (r, n, b)
+        for r, n, b in (
             await s.execute(
-                select(DuplicateRuling, User.name)
+                select(DuplicateRuling, User.name, by.name)
                 .join(User, User.id == DuplicateRuling.user_id)
+                .join(by, by.id == DuplicateRuling.by_id)
                 .where(DuplicateRuling.event_id == event_id)
                 .order_by(DuplicateRuling.id)
             )
         ).all()
     ]
+    director = await s.scalar(select(User.name).where(User.id == row.director_id)) or ""
     confirmed = {
         (r, h): int(n)
         for r, h, n in (
@@ -127,7 +133,7 @@ async def _load(s: AsyncSession, event_id: int) -> _Loaded:
             await s.scalars(select(DuplicateDeal).where(DuplicateDeal.event_id == event_id))
         ).all()
     }
-    return _Loaded(row, teams, members, tables, hands, seats, rulings, confirmed, roots)
+    return _Loaded(row, teams, members, tables, hands, seats, rulings, director, confirmed, roots)
 
 
 def summary(row: DuplicateEvent, teams: int) -> dict[str, Any]:
@@ -210,7 +216,8 @@ def _hand_scores(
 async def standings(db: Database, event_id: int) -> dict[str, Any]:
     """An event as its page shows it: teams with their members, points by round, rulings and
     rank; every round's groups and tables; each hand's result at the three tables once all
-    three have settled it (never before)."""
+    three have settled it (never before); and the rulings that changed the standings after the
+    finish (``changed_after_finish``: which, by whom, when and why)."""
     async with db.begin() as s:
         loaded = await _load(s, event_id)
     row = loaded.row
@@ -235,7 +242,7 @@ async def standings(db: Database, event_id: int) -> dict[str, Any]:
     rulings_out = []
     names = {t.id: t.name for t in loaded.teams}
     team_of_user = {m.user_id: m.team_id for m, _ in loaded.members}
-    for ruling, player in loaded.rulings:
+    for ruling, player, by in loaded.rulings:
         moves = json.loads(ruling.adjustments)
         if ruling.round is not None and ruling.hand is not None and ruling.table_id is not None:
             rulings_by_hand[(ruling.round, ruling.hand, ruling.table_id)].extend(moves)
@@ -251,6 +258,8 @@ async def standings(db: Database, event_id: int) -> dict[str, Any]:
                 "reason": ruling.reason,
                 "at": ruling.at,
                 "points": {names.get(m["team"], ""): m["points"] for m in moves},
+                "by": by,
+                "after_finish": ruling.after_finish,
             }
         )
     rounds_out: list[dict[str, Any]] = []
@@ -319,7 +328,13 @@ async def standings(db: Database, event_id: int) -> dict[str, Any]:
     return {
         **summary(row, len(loaded.teams)),
         "director_id": row.director_id,
+        "director": loaded.director,
         "standings": out_teams,
         "round_results": rounds_out,
         "rulings": rulings_out,
+        "changed_after_finish": [
+            {k: r[k] for k in ("id", "kind", "player", "by", "at", "reason")}
+            for r in rulings_out
+            if r["after_finish"]
+        ],
     }

@@ -23,9 +23,12 @@ import { cell, signed, uid } from "./common.js";
  * @typedef {{round: number, groups: Group[], confirmed: number}} Round
  * @typedef {{id: number, kind: string, player: string, team: string, round: number | null,
  *   hand: number | null, table_id: number | null, reason: string, at: number,
- *   points: Record<string, number>}} Ruling
- * @typedef {EventSummary & {director_id: number, standings: Team[], round_results: Round[],
- *   rulings: Ruling[], you: {team: number, number: number, table_id: number | null} | null}} EventDetail
+ *   points: Record<string, number>, by: string, after_finish: boolean}} Ruling
+ * @typedef {{id: number, kind: string, player: string, by: string, at: number,
+ *   reason: string}} Change
+ * @typedef {EventSummary & {director_id: number, director: string, standings: Team[],
+ *   round_results: Round[], rulings: Ruling[], changed_after_finish: Change[],
+ *   you: {team: number, number: number, table_id: number | null} | null}} EventDetail
  */
 
 /** @type {Record<string, string>} */
@@ -40,6 +43,13 @@ const REFRESH_MS = 2000;
 
 /** Whether the account logged in is an admin (who directs the events). */
 export const isAdmin = () => currentAccount()?.role === "admin";
+/** Whether the account logged in directs this event (its creator: it alone rules there). @param {EventDetail} d */
+export const isDirector = (d) => isAdmin() && currentAccount()?.name.toLowerCase() === d.director.toLowerCase();
+
+/** @type {Record<string, string>} */
+const RULING_KINDS = { foul: "Foul", warning: "Warning", disqualify: "Disqualification" };
+/** A ruling's kind in words. @param {string} kind */
+export const rulingKind = (kind) => RULING_KINDS[kind] ?? kind;
 /** "1 hand", "6 hands" @param {number} n @param {string} word */
 export const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 

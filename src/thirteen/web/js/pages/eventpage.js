@@ -8,7 +8,7 @@ import { RoomError, currentAccount, onAccount, request } from "../api.js";
 import { confirmResult, confirmedHere } from "../table/event.js";
 import { announce, errorText, h } from "../ui.js";
 import { duration, field, formAlert, gameName, loginPrompt } from "./common.js";
-import { count, isAdmin, poller, redraw, statusText } from "./eventcommon.js";
+import { count, isAdmin, isDirector, poller, redraw, statusText } from "./eventcommon.js";
 import { roundSection, standingsTables } from "./eventresults.js";
 import { rulingsSection } from "./eventrulings.js";
 import { teamsSection } from "./eventteams.js";
@@ -137,9 +137,11 @@ export function eventPage(main, eventId) {
     standings.hidden = !played;
     results.hidden = !played;
     downloads.hidden = !played;
-    rulings.draw(d, admin, played);
+    rulings.draw(d, isDirector(d), played);
     if (played) {
-      redraw(standings, h("h2", { id: "standings-heading" }, d.status === "finished" ? "Final standings" : "Standings"), ...standingsTables(d));
+      const changed = d.changed_after_finish.length ? ", changed after the finish" : "";
+      const title = d.status === "finished" ? `Final standings${changed}` : "Standings";
+      redraw(standings, h("h2", { id: "standings-heading" }, title), ...standingsTables(d));
       redraw(results, h("h2", { id: "hands-heading" }, "Hands"), ...d.round_results.map((r) => roundSection(d, r, eventId, confirm)));
       downloads.replaceChildren(
         "Results: ",

@@ -4,16 +4,17 @@
 
 import { confirmedHere } from "../table/event.js";
 import { h } from "../ui.js";
-import { cell, uid } from "./common.js";
-import { count, dataTable, isAdmin, numCell, points, rowHeader } from "./eventcommon.js";
+import { cell, timeElement, uid } from "./common.js";
+import { count, dataTable, isAdmin, numCell, points, rowHeader, rulingKind } from "./eventcommon.js";
 
 /** @typedef {import("./eventcommon.js").EventDetail} EventDetail */
 /** @typedef {import("./eventcommon.js").Round} Round */
 /** @typedef {import("./eventcommon.js").Team} Team */
 
 /**
- * The standings: the teams ranked (with each round's points, the rulings' and the total), then
- * the disqualified ones apart.
+ * The standings: the note of the rulings that changed them after the finish (which, by whom,
+ * when, why), the teams ranked (with each round's points, the rulings' and the total), then the
+ * disqualified ones apart.
  * @param {EventDetail} d
  */
 export function standingsTables(d) {
@@ -47,6 +48,7 @@ export function standingsTables(d) {
     ),
     dataTable("Standings", columns, ranked.map(row), "event-standings", [...roundCols, "Rulings", "Total"]),
   ];
+  if (d.changed_after_finish.length) tables.unshift(changedAfterFinish(d));
   if (out.length) {
     tables.push(
       h("h3", {}, "Disqualified"),
@@ -54,6 +56,25 @@ export function standingsTables(d) {
     );
   }
   return tables;
+}
+
+/**
+ * The standings' note when the director ruled after the finish: each such ruling, who, when, why.
+ * @param {EventDetail} d
+ */
+function changedAfterFinish(d) {
+  return h(
+    "div",
+    { class: "event-changed", role: "note", "aria-label": "Changed after the finish" },
+    h("p", {}, h("strong", {}, "Changed after the finish."), " These standings are not those the event finished with:"),
+    h(
+      "ul",
+      {},
+      ...d.changed_after_finish.map((c) =>
+        h("li", {}, `${rulingKind(c.kind)} (${c.player}), ruled by ${c.by} on `, timeElement(c.at), `: ${c.reason}`),
+      ),
+    ),
+  );
 }
 
 /**

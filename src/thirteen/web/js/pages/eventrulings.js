@@ -1,19 +1,20 @@
 // An event's rulings: the table of the director's rulings (fouls, warnings, disqualifications,
-// with the points each moved), and for the director the form that rules (POST
-// /api/events/ID/rulings), its players offered from the teams.
+// with the points each moved, who ruled and when — after the finish, said), and for the event's
+// director alone the form that rules (POST /api/events/ID/rulings), its players offered from
+// the teams.
 
 import { request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
 import { cell, field, formAlert, signed, timeElement, uid } from "./common.js";
-import { dataTable, redraw, rowHeader } from "./eventcommon.js";
+import { dataTable, redraw, rowHeader, rulingKind } from "./eventcommon.js";
 
 /** @typedef {import("./eventcommon.js").EventDetail} EventDetail */
 
 const KINDS = { foul: "Foul (hand not set by the rules)", warning: "Warning", disqualify: "Disqualify the team" };
 
 /**
- * The rulings' section of the event page: `element`, `draw(d, admin, played)` after each look
- * (the rulings show once the event is played; the form to the director only).
+ * The rulings' section of the event page: `element`, `draw(d, director, played)` after each
+ * look (the rulings show once the event is played; the form to the event's director only).
  * @param {number} eventId @param {() => void} after looks at the event again (after a ruling)
  * @param {HTMLElement & {say: (text: string) => void}} pageAlert
  */
@@ -24,9 +25,9 @@ export function rulingsSection(eventId, after, pageAlert) {
   element.append(h("h2", { id: "rulings-heading" }, "Rulings"), rulingsList, ruleForm.element);
   return {
     element,
-    /** @param {EventDetail} d @param {boolean} admin @param {boolean} played */
-    draw(d, admin, played) {
-      ruleForm.element.hidden = !admin;
+    /** @param {EventDetail} d @param {boolean} director @param {boolean} played */
+    draw(d, director, played) {
+      ruleForm.element.hidden = !director;
       ruleForm.update(d);
       element.hidden = !played;
       if (played) redraw(rulingsList, rulingsTable(d));
@@ -39,12 +40,12 @@ function rulingsTable(d) {
   if (!d.rulings.length) return h("p", { class: "muted" }, "No rulings.");
   return dataTable(
     "Rulings",
-    ["Kind", "Player", "Team", "Round", "Hand", "Reason", "Points", "When"],
+    ["Kind", "Player", "Team", "Round", "Hand", "Reason", "Points", "By", "When"],
     d.rulings.map((r) =>
       h(
         "tr",
         { role: "row" },
-        rowHeader("Kind", r.kind === "foul" ? "Foul" : r.kind === "warning" ? "Warning" : r.kind === "disqualify" ? "Disqualification" : r.kind),
+        rowHeader("Kind", rulingKind(r.kind)),
         cell("Player", r.player),
         cell("Team", r.team),
         cell("Round", r.round === null ? "—" : String(r.round)),
@@ -58,7 +59,8 @@ function rulingsTable(d) {
                 .join(", ")
             : "—",
         ),
-        cell("When", timeElement(r.at)),
+        cell("By", r.by),
+        cell("When", timeElement(r.at), r.after_finish ? h("strong", {}, " (after the finish)") : ""),
       ),
     ),
   );
