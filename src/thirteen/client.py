@@ -100,6 +100,15 @@ class RoomClient:
             self.request("POST", "/api/session", {"name": name, "password": password})
         )
 
+    def log_out(self) -> None:
+        """End this session (its sockets close, its unused tickets stop working)."""
+        self.request("DELETE", "/api/session")
+        self.csrf = ""
+
+    def change_password(self, old: str, new: str) -> None:
+        """Change the password; the account's other sessions end."""
+        self.request("POST", "/api/password", {"old_password": old, "new_password": new})
+
     def me(self) -> dict[str, Any]:
         answer: dict[str, Any] = self.request("GET", "/api/me")
         return answer

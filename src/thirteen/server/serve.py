@@ -100,6 +100,13 @@ class RoomServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """Behind a reverse proxy (``THIRTEEN_TRUSTED_PROXIES``): the client's address (rate limits,
+    logs) from its X-Forwarded-For, believed only from these addresses."""
+    proxies = settings.trusted_proxies.strip()
+    return {"proxy_headers": bool(proxies), "forwarded_allow_ips": proxies or None}
+
+
 @contextmanager
 def serve_in_thread(app: Any) -> Iterator[str]:
     """Serve ``app`` as ``thirteen serve`` does, on a free loopback port in a thread (tests and
@@ -109,7 +116,13 @@ def serve_in_thread(app: Any) -> Iterator[str]:
     port = sock.getsockname()[1]
     settings: Settings = app.state.settings
     server = RoomServer(
-        uvicorn_config(app, port=port, compression=settings.ws_compression, log_level="warning")
+        uvicorn_config(
+            app,
+            port=port,
+            compression=settings.ws_compression,
+            log_level="warning",
+            **proxy_options(settings),
+        )
     )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -132,7 +145,6 @@ def serve(settings: Settings, host: str, port: int) -> None:
     if settings.redis_url is not None:  # a sentence, not a traceback, when Redis is wrong
         preflight(settings.redis_url.get_secret_value(), settings.process_name)
     app = create_app(settings)
-    proxies = settings.trusted_proxies.strip()
     config = uvicorn_config(
         app,
         host=host,
@@ -140,10 +152,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         compression=settings.ws_compression,
         log_level=settings.log_level,
         log_config=None,
-        # behind a reverse proxy: the client's address (rate limits, logs) from its
-        # X-Forwarded-For, believed only from these addresses
-        proxy_headers=bool(proxies),
-        forwarded_allow_ips=proxies or None,
+        **proxy_options(settings),
     )
     if settings.metrics_address:  # for a Prometheus on a private network, without a login
         host, _, metrics_port = settings.metrics_address.rpartition(":")
