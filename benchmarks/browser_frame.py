@@ -58,7 +58,7 @@ def main() -> int:
             bot_delay=0,
         )
         with serve_in_thread(create_app(settings)) as url, RoomClient(url) as boss:
-            boss.sign_up("boss", "the boss password")
+            boss.sign_up("boss", "the chief's password")
             table = boss.create_table(
                 "chinese-1-6", bots=1, bot_level="heuristic", rules={"set_hand_seconds": 600}
             )

@@ -77,7 +77,7 @@ from hypothesis.stateful import run_state_machine_as_test  # noqa: E402
 
 from thirteen.client import RoomClient  # noqa: E402
 
-BOSS = ("boss", "the boss password")
+BOSS = ("boss", "the chief's password")
 BATCH = 10
 """Examples per Hypothesis run; a worker runs batches until it has sent its share."""
 STEPS = 100
@@ -237,10 +237,10 @@ def main() -> int:
                 api = ApiReport()
                 with RoomClient(url) as boss, RoomClient(url) as ann:
                     boss.log_in(*BOSS)
-                    ann.sign_up("ann", "ann's password")
+                    ann.sign_up("ann", "password of A-N-N")
                     table = boss.create_table("ofc", bots=1, bot_level="random")
                     identities = {
-                        "player": Identity(ann, "ann's password"),
+                        "player": Identity(ann, "password of A-N-N"),
                         "admin": Identity(boss, BOSS[1]),
                     }
                     fuzz_api(

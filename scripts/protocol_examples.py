@@ -184,7 +184,7 @@ def chinese(url: str, boss: RoomClient, ex: Examples) -> None:
     watching = RoomClient(url)
     spectator = Recording(watching, tid, watch_only=True)
     ann_room = RoomClient(url)
-    ex["http:account"] = ann_room.sign_up("ann", "ann's password")
+    ex["http:account"] = ann_room.sign_up("ann", "password of A-N-N")
     ex["http:ticket"] = {"ticket": ann_room.ticket()}
     ann = Recording(ann_room, tid)
     ex["server:snapshot"] = ann.frames[0]
@@ -304,7 +304,7 @@ def pineapple(url: str, boss: RoomClient, ex: Examples) -> None:
     tid = table["id"]
     rng = random.Random(SEED)
     with RoomClient(url) as bob_room:
-        bob_room.sign_up("bob", "bob's password")
+        bob_room.sign_up("bob", "password of B-O-B")
         bob = Recording(bob_room, tid)
         bob.do({"type": "sit", "seat": 1, "buy_in": 200}, ident="sit-1")
         street = 0
@@ -377,7 +377,7 @@ def capture(folder: Path) -> dict[str, Any]:
     """Every example, from a room of its own in ``folder``."""
     ex = Examples()
     with room(folder) as url, chosen_decks([None, natural_deck()]), RoomClient(url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         chinese(url, boss, ex)
         pineapple(url, boss, ex)
         lobby(url, boss, ex)

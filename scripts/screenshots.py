@@ -102,7 +102,7 @@ def main() -> None:
     )
     with serve_in_thread(create_app(settings)) as url, sync_playwright() as playwright:
         boss = RoomClient(url)
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         browser = playwright.chromium.launch(
             executable_path=args.chromium,
             args=["--headless", "--no-sandbox", "--disable-gpu"],

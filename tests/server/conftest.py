@@ -66,7 +66,7 @@ def room(settings: Settings) -> Iterator[str]:
 def boss(room: str) -> Iterator[RoomClient]:
     """The room's administrator (``boss`` is an admin by the settings), signed up."""
     with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
+        client.sign_up("boss", "the chief's password")
         yield client
 
 

@@ -113,8 +113,8 @@ def test_a_practice_hint_is_the_strong_setters_move_and_the_table_takes_it(
     table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic", practice=True)
     tid = table["id"]
     with RoomClient(room) as ann, RoomClient(room) as bob:
-        ann.sign_up("ann", "ann's password")
-        bob.sign_up("bob", "bob's password")
+        ann.sign_up("ann", "password of A-N-N")
+        bob.sign_up("bob", "password of B-O-B")
         conn = ann.open_table(tid)
         assert _refused(ann, tid) == (403, "not_seated")
         conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
@@ -151,7 +151,7 @@ def test_a_table_that_is_not_for_practice_gives_no_hints(
 ) -> None:
     table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic")
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
         if not conn.my_turn():
@@ -170,7 +170,7 @@ def test_hints_play_a_whole_pineapple_hand(room: str, boss: RoomClient) -> None:
     )
     tid = table["id"]
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(tid)
         conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
         for street in range(5):

@@ -43,11 +43,11 @@ def test_backup_while_playing_then_restore_and_audit(
 ) -> None:
     database_url = settings.database_url
     with RoomClient(room) as boss, RoomClient(room) as ann:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         table = boss.create_table(
             "chinese-1-6", bots=1, bot_level="heuristic", rules={"showdown_seconds": 0.1}
         )
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
         play(conn, get_rules("chinese-1-6"), hands=1)  # then leaves, paid out
@@ -80,7 +80,7 @@ def test_backup_while_playing_then_restore_and_audit(
         serve_in_thread(create_app(settings.model_copy(update={"database_url": fresh}))) as url,
         RoomClient(url) as again,
     ):
-        again.log_in("ann", "ann's password")
+        again.log_in("ann", "password of A-N-N")
         assert again.me()["balance"] == balance
         assert [h["id"] for h in again.request("GET", "/api/hands")] == [h["id"] for h in hands]
     # restoring over a room is refused and changes nothing

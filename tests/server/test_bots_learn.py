@@ -25,7 +25,7 @@ def _showdown_boards(frame: dict[str, Any]) -> list[dict[str, Any]] | None:
 def test_every_bot_sees_every_showdown_of_its_table(settings: Settings) -> None:
     app = create_app(settings)
     with serve_in_thread(app) as url, RoomClient(url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         # a long showdown: the first hand's is on show while the test looks (also when the
         # watcher's snapshot comes after it began)
         table = boss.create_table(

@@ -23,9 +23,9 @@ def test_a_broken_bus_closes_relayed_sockets_and_they_carry_on(
         RoomClient(b) as ann,
         Redis.from_url(redis_server.url) as redis,
     ):
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         table = boss.create_table("chinese-2-4", seats=4, bots=0)
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])  # b holds the socket; a runs the table
         conn.do({"type": "sit", "seat": 0, "buy_in": table["max_buy_in"]})
         seen = conn.state_id

@@ -19,7 +19,7 @@ def test_time_bank_timeout_and_sitting_out(room: str, boss: RoomClient) -> None:
         sit_out_hands=1,
     )
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         conn.do({"type": "sit", "seat": 2, "buy_in": table["max_buy_in"]})
         conn.wait(lambda f: f["type"] == "update" and bool(conn.my_turn()))

@@ -23,7 +23,7 @@ def test_frames_are_compressed_unless_the_room_is_told_not_to(
     settings = sqlite_settings(tmp_path, **overrides)
     assert settings.ws_compression is (compression is not False)  # unset: on
     with serve_in_thread(create_app(settings)) as url, RoomClient(url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         table = boss.create_table("chinese-1-6", bots=0)
         # the websockets client offers permessage-deflate, as browsers do
         with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
@@ -40,7 +40,7 @@ def test_thirteen_serve_reads_the_setting(tmp_path: Path, variable: str | None) 
     given = {} if variable is None else {"ws_compression": variable}
     url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
     with room_process(url, tmp_path, **given) as served, RoomClient(served.url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         table = boss.create_table("ofc", bots=0)
         with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
             negotiated = [type(e) for e in ws.protocol.extensions]

@@ -20,14 +20,14 @@ def test_kill_9_mid_hand_and_resume(database_url: str, tmp_path: Path) -> None:
     for attempt in range(KILLS + 1):
         with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
             if attempt == 0:
-                boss.sign_up("boss", "the boss password")
+                boss.sign_up("boss", "the chief's password")
                 for preset, bots in (("ofc-pineapple", 3), ("chinese-2-4", 4), ("ofc", 2)):
                     table = boss.create_table(
                         preset, bots=bots, bot_level="heuristic", rules={"showdown_seconds": 0.05}
                     )
                     tables.append(table["id"])
             else:
-                boss.log_in("boss", "the boss password")
+                boss.log_in("boss", "the chief's password")
             # watch a table until a few more actions have happened, then kill mid-hand
             watch = boss.open_table(rng.choice(tables), watch_only=True)
             target = watch.state_id + rng.randint(5, 40)

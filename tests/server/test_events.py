@@ -218,7 +218,7 @@ def test_an_event_of_three_bot_teams_plays_the_same_cards_at_three_tables(
 
 def _person(room: str, name: str) -> RoomClient:
     client = RoomClient(room)
-    client.sign_up(name, f"{name}'s password")
+    client.sign_up(name, f"password of {'-'.join(name.upper())}")
     return client
 
 
@@ -503,7 +503,7 @@ def test_an_event_killed_at_random_write_points_finishes_with_the_same_deals(
     which the audit checks) and its rounds open exactly once."""
     rng = random.Random(404)
     with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         eid = _event(boss, rounds=2, hands_per_round=2)["id"]
         boss.request("POST", f"/api/events/{eid}/bot-teams", {"count": 3})
         boss.request("POST", f"/api/events/{eid}/start")
@@ -517,7 +517,7 @@ def test_an_event_killed_at_random_write_points_finishes_with_the_same_deals(
             status = ""
             try:
                 with RoomClient(served.url) as boss:
-                    boss.log_in("boss", "the boss password")
+                    boss.log_in("boss", "the chief's password")
                     detail = boss.request("GET", f"/api/events/{eid}")
                     status = detail["status"]
                     if status == "running":
@@ -600,8 +600,8 @@ def test_an_event_plays_across_two_processes(
             for name in ("e1", "e2")
         ]
         with RoomClient(served[0].url) as boss, RoomClient(served[1].url) as other:
-            boss.sign_up("boss", "the boss password")
-            other.log_in("boss", "the boss password")
+            boss.sign_up("boss", "the chief's password")
+            other.log_in("boss", "the chief's password")
             eid = _event(boss, rounds=2, hands_per_round=2)["id"]
             boss.request("POST", f"/api/events/{eid}/bot-teams", {"count": 3})
             boss.request("POST", f"/api/events/{eid}/start")

@@ -150,17 +150,17 @@ def test_an_accepted_action_id_is_answered_the_same_after_a_restart(
     database_url: str, tmp_path: Path
 ) -> None:
     with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         table = boss.create_table("ofc", max_buy_in=400)["id"]
         with RoomClient(served.url) as ann:
-            ann.sign_up("ann", "ann's password")
+            ann.sign_up("ann", "password of A-N-N")
             conn = ann.open_table(table)
             sat = conn.do({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1")
             left = conn.do({"type": "leave"}, ident="leave-1")
             conn.close()
         served.kill()
     with room_process(database_url, tmp_path) as served, RoomClient(served.url) as ann:
-        ann.log_in("ann", "ann's password")
+        ann.log_in("ann", "password of A-N-N")
         conn = ann.open_table(table)
         # the engine would take this sit again (the seat is free): the journal refuses the
         # same id, and the first answer comes back; no chips move

@@ -44,7 +44,7 @@ def played_hand(room: str, boss: RoomClient) -> tuple[RoomClient, int]:
         "chinese-1-6", bots=1, bot_level="heuristic", rules={"showdown_seconds": 0.1}
     )
     ann = RoomClient(room)
-    ann.sign_up("ann", "ann's password")
+    ann.sign_up("ann", "password of A-N-N")
     conn = ann.open_table(table["id"])
     seat = next(i for i, s in enumerate(conn.view["seats"]) if s is None)
     conn.do({"type": "sit", "seat": seat, "buy_in": table["max_buy_in"]})

@@ -85,7 +85,7 @@ def test_the_table_goes_on_while_hostile_clients_attack(
 ) -> None:
     url = hostile_room
     with contextlib.ExitStack() as sockets, RoomClient(url) as boss, RoomClient(url) as ann:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         table = boss.create_table(
             "chinese-1-6", bots=1, bot_level="heuristic", rules={"showdown_seconds": 0.05}
         )
@@ -116,7 +116,7 @@ def test_the_table_goes_on_while_hostile_clients_attack(
         answers["flood"] = codes[-1]
         assert answers == {"bomb": "bad_message", "utf8": "bad_message", "flood": "flood"}
         # meanwhile a person plays two hands to the end, and the lobby answers
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         conn.do({"type": "sit", "seat": 1, "buy_in": table["max_buy_in"]})
         won = play(conn, get_rules("chinese-1-6"), hands=2)

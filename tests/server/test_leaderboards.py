@@ -401,7 +401,7 @@ def test_played_hands_add_up_to_the_ledger(room: str, boss: RoomClient, settings
     finished: dict[str, list[float]] = {}
     for name, preset, hands in (("ann", "chinese-1-6", 3), ("bob", "chinese-2-4", 2)):
         with RoomClient(room) as player:
-            player.sign_up(name, f"{name}'s password")
+            player.sign_up(name, f"password of {'-'.join(name.upper())}")
             table = tables[preset]
             conn = player.open_table(table["id"])
             seat = next(i for i, s in enumerate(conn.view["seats"]) if s is None)
@@ -425,7 +425,7 @@ def test_played_hands_add_up_to_the_ledger(room: str, boss: RoomClient, settings
     assert {p["name"]: p["hands"] for p in people} == {"ann": 3, "bob": 2}
     # a player sees their own line, ranked or not; a visitor, or on the bots' board, none
     with RoomClient(room) as ann:
-        ann.log_in("ann", "ann's password")
+        ann.log_in("ann", "password of A-N-N")
         mine = ann.request("GET", "/api/leaderboards?game=chinese&period=all")["you"]
         assert mine["hands"] == 3
         assert mine["net_units"] == round(won["ann"] / 2, 2)
@@ -463,7 +463,7 @@ def test_played_hands_add_up_to_the_ledger(room: str, boss: RoomClient, settings
     assert board(boss, period="day", date="2001-01-01") == []
     # big hands: the hands won by 6 units or more, as the hand list shows them
     with RoomClient(room) as ann:
-        ann.log_in("ann", "ann's password")
+        ann.log_in("ann", "password of A-N-N")
         big = sum(h["result"] >= 6 * 2 for h in ann.request("GET", "/api/hands"))
     assert next(r for r in people if r["name"] == "ann")["big_hands"] == big
 

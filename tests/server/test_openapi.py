@@ -17,8 +17,8 @@ EXAMPLES = 12
 
 def test_every_response_matches_the_schema(room: str, settings: Settings) -> None:
     with RoomClient(room) as boss, RoomClient(room) as ann:
-        boss.sign_up("boss", "the boss password")
-        ann.sign_up("ann", "ann's password")
+        boss.sign_up("boss", "the chief's password")
+        ann.sign_up("ann", "password of A-N-N")
         rules = get_rules("chinese-1-6")
         table = boss.create_table(
             "chinese-1-6", bots=1, bot_level="heuristic", rules={"showdown_seconds": 0.1}
@@ -30,8 +30,8 @@ def test_every_response_matches_the_schema(room: str, settings: Settings) -> Non
         conn.close()
         hand_id = ann.request("GET", "/api/hands")[0]["id"]
         identities = {
-            "player": Identity(ann, "ann's password"),
-            "admin": Identity(boss, "the boss password"),
+            "player": Identity(ann, "password of A-N-N"),
+            "admin": Identity(boss, "the chief's password"),
         }
         pinned = {"hand_id": {"hand_id": hand_id}, "table_id": {"table_id": table["id"]}}
         report = fuzz_api(room, identities, examples=EXAMPLES, pinned=pinned)

@@ -42,7 +42,7 @@ def test_a_person_plays_with_bots_and_nothing_leaks(
         rules={"showdown_seconds": 0.1},  # the protocol is the same; the test waits less
     )
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         watching = RoomClient(room)
         spectator = watching.open_table(table["id"], watch_only=True)
@@ -71,7 +71,7 @@ def test_a_person_plays_with_bots_and_nothing_leaks(
 def test_protocol_refusals_change_nothing(room: str, boss: RoomClient) -> None:
     table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic")
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         before = conn.state_id
         for message, code in [
@@ -102,7 +102,7 @@ def test_protocol_refusals_change_nothing(room: str, boss: RoomClient) -> None:
 def test_a_repeated_action_id_gets_the_same_answer(room: str, boss: RoomClient) -> None:
     table = boss.create_table("ofc", bots=1, bot_level="heuristic", max_buy_in=400)
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         first = conn.do({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1")
         again = conn.answer(conn.act({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1"))
@@ -122,7 +122,7 @@ def test_tickets_are_one_time_and_origins_checked(room: str, boss: RoomClient) -
 
     table = boss.create_table("ofc", bots=2, bot_level="heuristic")
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         ticket = ann.ticket()
         with connect(f"{ann.ws_url('/ws/tables/999')}?ticket={ticket}") as ws:
             assert '"no_table"' in ws.recv(timeout=10)

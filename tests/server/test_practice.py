@@ -125,8 +125,8 @@ def test_a_run_plays_its_deals_against_the_strong_bot(
     room: str, boss: RoomClient, settings: Settings, preset: str, deals: int
 ) -> None:
     with RoomClient(room) as ann, RoomClient(room) as bob:
-        ann.sign_up("ann", "ann's password")
-        bob.sign_up("bob", "bob's password")
+        ann.sign_up("ann", "password of A-N-N")
+        bob.sign_up("bob", "password of B-O-B")
         run = _start(ann, preset, deals, opponents=2, bot_level="club")
         table_id = run["table_id"]
         assert (run["status"], run["deals"], run["played"], run["hands"]) == (
@@ -186,7 +186,7 @@ def test_results_survive_a_restart_and_a_lost_shadow_is_computed_again(
 ) -> None:
     preset = "chinese-2-4"
     with serve_in_thread(create_app(settings)) as url, RoomClient(url) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         table_id = _start(ann, preset, 3, opponents=1, bot_level="heuristic")["table_id"]
         conn = ann.open_table(table_id)
         rules, rng = get_rules(preset), random.Random(3)
@@ -217,7 +217,7 @@ def test_results_survive_a_restart_and_a_lost_shadow_is_computed_again(
     run_with_db(settings.database_url, forget)
 
     with serve_in_thread(create_app(settings)) as url, RoomClient(url) as ann:
-        ann.log_in("ann", "ann's password")
+        ann.log_in("ann", "password of A-N-N")
         conn = ann.open_table(table_id)
         assert conn.seat == 0
         deltas = _play_out(conn, preset, seed=4)
@@ -231,12 +231,12 @@ def test_results_survive_a_restart_and_a_lost_shadow_is_computed_again(
         if number_one:  # its shadow was written before the stop: the same points again
             assert first["your_points"] == number_one[0]
         with RoomClient(url) as boss:
-            boss.sign_up("boss", "the boss password")
+            boss.sign_up("boss", "the chief's password")
             for hand in done["hands"]:
                 _check_hand(boss, preset, hand)
     # and again after this restart: read from the database as they were
     with serve_in_thread(create_app(settings)) as url, RoomClient(url) as ann:
-        ann.log_in("ann", "ann's password")
+        ann.log_in("ann", "password of A-N-N")
         again = ann.request("GET", f"/api/practice/duplicate/{table_id}")
         assert again == done
     assert_audit_clean(settings.database_url)
@@ -244,7 +244,7 @@ def test_results_survive_a_restart_and_a_lost_shadow_is_computed_again(
 
 def test_a_run_is_refused_with_a_sentence(room: str) -> None:
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         cases = [
             ({"preset": "whist"}, 400, "unknown_rules", "There is no preset 'whist'"),
             ({"preset": "ofc", "deals": 0}, 400, "bad_practice", "A run is 1 to 100 deals, not 0."),

@@ -17,9 +17,9 @@ def test_players_see_each_other_leave_and_come_back(room: str, boss: RoomClient)
     table = boss.create_table("chinese-1-6", seats=3, bots=1, bot_level="heuristic")
     tid = table["id"]
     with RoomClient(room) as ann, RoomClient(room) as bob, RoomClient(room) as cat:
-        ann.sign_up("ann", "ann's password")
-        bob.sign_up("bob", "bob's password")
-        cat.sign_up("cat", "cat's password")
+        ann.sign_up("ann", "password of A-N-N")
+        bob.sign_up("bob", "password of B-O-B")
+        cat.sign_up("cat", "password of C-A-T")
         watching = cat.open_table(tid)  # logged in, not seated: a spectator's frames
         assert watching.frames[0]["connected"] == [0]  # the bot
         ann_conn = ann.open_table(tid)

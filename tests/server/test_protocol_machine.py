@@ -24,7 +24,7 @@ STEPS = 30
 
 def test_the_protocol_holds_whatever_clients_send(room: str, settings: Settings) -> None:
     with RoomClient(room) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         shared = Shared(room, settings.database_url, boss)
 
         class Machine(ProtocolMachine):

@@ -28,7 +28,7 @@ def _started_without(frame: dict[str, Any], seat: int) -> int | None:
 def test_time_bank_and_hands_sat_out_survive_a_kill(database_url: str, tmp_path: Path) -> None:
     rules = get_rules("chinese-1-6")
     with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         table = boss.create_table(
             "chinese-1-6",
             bots=2,
@@ -39,7 +39,7 @@ def test_time_bank_and_hands_sat_out_survive_a_kill(database_url: str, tmp_path:
             sit_out_hands=2,
         )
         with RoomClient(served.url) as ann:
-            ann.sign_up("ann", "ann's password")
+            ann.sign_up("ann", "password of A-N-N")
             conn = ann.open_table(table["id"])
             conn.do({"type": "sit", "seat": 2, "buy_in": table["max_buy_in"]})
             conn.wait(lambda f: f["type"] == "update" and bool(conn.my_turn()))
@@ -52,7 +52,7 @@ def test_time_bank_and_hands_sat_out_survive_a_kill(database_url: str, tmp_path:
             conn.close()
         served.kill()  # one hand dealt without her, her bank spent: then kill -9
     with room_process(database_url, tmp_path) as served, RoomClient(served.url) as ann:
-        ann.log_in("ann", "ann's password")
+        ann.log_in("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         assert conn.seat == 2, conn.frames[0]
         assert conn.frames[0]["time_bank"] == pytest.approx(0, abs=0.5)  # not refilled to 30

@@ -179,8 +179,8 @@ def test_registering_and_unregistering_move_the_buy_in_and_back(
     tid = created["id"]
     assert created["payouts"] == [100]
     with RoomClient(room) as ann, RoomClient(room) as bob:
-        ann.sign_up("ann", "ann's password")
-        bob.sign_up("bob", "bob's password")
+        ann.sign_up("ann", "password of A-N-N")
+        bob.sign_up("bob", "password of B-O-B")
         start = ann.me()["balance"]
         entered = ann.request("POST", f"/api/tournaments/{tid}/registration")
         assert entered["registered"] == 1
@@ -243,7 +243,7 @@ def test_bad_requests_are_refused_with_a_sentence(room: str, boss: RoomClient) -
     assert refused(boss, "POST", "/api/tournaments/99/registration").status == 404
     tid = boss.request("POST", "/api/tournaments", base)["id"]
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         assert refused(ann, "POST", "/api/tournaments", base).code == "forbidden"
         assert refused(ann, "POST", f"/api/tournaments/{tid}/bots", {}).code == "forbidden"
         assert refused(ann, "DELETE", f"/api/tournaments/{tid}").code == "forbidden"
@@ -263,7 +263,7 @@ def test_a_sit_and_go_survives_kill_9_and_finishes_once(database_url: str, tmp_p
     """kill -9 in the middle of a sit & go of bots: the room comes back, the tournament goes
     on from its journal, finishes, and pays its pool exactly once."""
     with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         tid = boss.request(
             "POST",
             "/api/tournaments",
@@ -292,7 +292,7 @@ def test_a_sit_and_go_survives_kill_9_and_finishes_once(database_url: str, tmp_p
         served.kill()
         watch.drop()
     with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
-        boss.log_in("boss", "the boss password")
+        boss.log_in("boss", "the chief's password")
         _watch_to_the_end(boss, table_id)
         final = boss.request("GET", f"/api/tournaments/{tid}")
         hands = boss.request("GET", f"/api/admin/tables/{table_id}/hands")
@@ -344,7 +344,7 @@ def test_an_absent_player_blinds_out_and_is_never_unseated(
         },
     )["id"]
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         start = ann.me()["balance"]
         ann.request("POST", f"/api/tournaments/{tid}/registration")
         table_id = boss.request("POST", f"/api/tournaments/{tid}/bots", {})["table_id"]
@@ -552,7 +552,7 @@ def test_a_sit_and_go_killed_at_random_write_points_pays_once(
     every restart it goes on, and in the end its pool is paid exactly once."""
     rng = random.Random(1313)
     with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         tid = boss.request(
             "POST",
             "/api/tournaments",

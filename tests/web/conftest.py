@@ -79,7 +79,7 @@ def room(settings: Settings) -> Iterator[str]:
 def boss(room: str) -> Iterator[RoomClient]:
     """An admin, over HTTP, to make tables."""
     with RoomClient(room) as client:
-        client.sign_up("boss", "the boss password")
+        client.sign_up("boss", "the chief's password")
         yield client
 
 

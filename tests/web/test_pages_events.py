@@ -57,7 +57,7 @@ def test_the_director_runs_an_event_of_bot_teams_from_the_browser(
     room: str, boss: RoomClient, new_context: Any, page_errors: Any
 ) -> None:
     page: Page = new_context().new_page()
-    log_in(page, "boss", "the boss password")
+    log_in(page, "boss", "the chief's password")
     page.goto("/#/lobby")
     page.get_by_role("navigation", name="Room").get_by_role("link", name="Events").click()
     expect(page).to_have_url(re.compile("#/events$"))
@@ -361,7 +361,7 @@ def test_teams_register_join_and_leave_and_the_director_cancels(
     ] == ["ann"]
 
     director: Page = new_context().new_page()
-    log_in(director, "boss", "the boss password")
+    log_in(director, "boss", "the chief's password")
     director.goto(f"/#/event/{eid}")
     director.get_by_role("button", name="Cancel event").click()
     director.get_by_role("button", name="No, keep it").click()

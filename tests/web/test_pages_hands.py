@@ -108,10 +108,10 @@ def test_the_account_shows_the_ledger_and_the_hands(
     room: str, boss: RoomClient, new_context: Any
 ) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "finn", "finn's password")
-    play_a_hand(room, boss, "finn", "finn's password")
+    sign_up(page, "finn", "password of F-I-N-N")
+    play_a_hand(room, boss, "finn", "password of F-I-N-N")
     with RoomClient(room) as finn:
-        finn.log_in("finn", "finn's password")
+        finn.log_in("finn", "password of F-I-N-N")
         hands = finn.request("GET", "/api/hands")
         wallet = finn.request("GET", "/api/wallet")
     assert len(hands) == 1
@@ -171,10 +171,10 @@ def test_the_replay_steps_through_the_hand_as_the_player_saw_it(
     room: str, boss: RoomClient, new_context: Any
 ) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "gail", "gail's password")
-    play_a_hand(room, boss, "gail", "gail's password")
+    sign_up(page, "gail", "password of G-A-I-L")
+    play_a_hand(room, boss, "gail", "password of G-A-I-L")
     with RoomClient(room) as gail:
-        gail.log_in("gail", "gail's password")
+        gail.log_in("gail", "password of G-A-I-L")
         hand = gail.request("GET", "/api/hands")[0]
         copy = gail.request("GET", f"/api/hands/{hand['id']}")
     mine = next(a for a in copy["actions"] if a.get("seat") == hand["seat"])
@@ -267,7 +267,7 @@ def test_a_hand_that_is_not_yours_says_so(
     room: str, boss: RoomClient, new_context: Any, page_errors: Any
 ) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "hugo", "hugo's password")
+    sign_up(page, "hugo", "password of H-U-G-O")
     page_errors.expect(r"404")
     page.goto("/#/hand/99")
     expect(page.get_by_role("alert").filter(has_text="99")).to_have_text(
@@ -278,8 +278,8 @@ def test_a_hand_that_is_not_yours_says_so(
 
 def test_the_account_fits_a_phone(room: str, boss: RoomClient, new_context: Any) -> None:
     page: Page = new_context(viewport=PHONE, touch=True).new_page()
-    sign_up(page, "ivy", "ivy's password")
-    play_a_hand(room, boss, "ivy", "ivy's password")
+    sign_up(page, "ivy", "password of I-V-Y")
+    play_a_hand(room, boss, "ivy", "password of I-V-Y")
     page.goto("/#/account")
     expect(page.get_by_role("link", name=re.compile("^Replay hand"))).to_be_visible()
     expect(page.get_by_role("table", name=re.compile("^Ledger")).get_by_role("row")).to_have_count(
@@ -308,9 +308,11 @@ def test_an_open_face_replay_shows_streets_as_placed_and_hides_the_bots_discards
     room: str, boss: RoomClient, new_context: Any
 ) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "jill", "jill's password")
-    play_a_hand(room, boss, "jill", "jill's password", preset="ofc-pineapple", bot_level="random")
-    hand, copy = my_copy(room, "jill", "jill's password")
+    sign_up(page, "jill", "password of J-I-L-L")
+    play_a_hand(
+        room, boss, "jill", "password of J-I-L-L", preset="ofc-pineapple", bot_level="random"
+    )
+    hand, copy = my_copy(room, "jill", "password of J-I-L-L")
     seat = hand["seat"]
     moves = copy["actions"][1:]
     assert all(m["type"] == "place" for m in moves), moves
@@ -360,9 +362,11 @@ def test_a_surrendered_hand_replays_with_her_cards_and_nothing_more(
     room: str, boss: RoomClient, new_context: Any
 ) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "kim", "kim's password")
-    play_a_hand(room, boss, "kim", "kim's password", decide=lambda me, rng: {"type": "surrender"})
-    hand, copy = my_copy(room, "kim", "kim's password")
+    sign_up(page, "kim", "password of K-I-M")
+    play_a_hand(
+        room, boss, "kim", "password of K-I-M", decide=lambda me, rng: {"type": "surrender"}
+    )
+    hand, copy = my_copy(room, "kim", "password of K-I-M")
     assert any(a["type"] == "surrender" for a in copy["actions"])
     page.goto(f"/#/hand/{hand['id']}")
     me = page.get_by_role("region", name=f"Seat {hand['seat'] + 1}: kim (you)")
@@ -390,16 +394,16 @@ def test_a_timed_out_hand_replays_with_the_cards_the_room_set(
     room: str, boss: RoomClient, new_context: Any
 ) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "lou", "lou's password")
+    sign_up(page, "lou", "password of L-O-U")
     play_a_hand(
         room,
         boss,
         "lou",
-        "lou's password",
+        "password of L-O-U",
         rules={"set_hand_seconds": 1},
         decide=lambda me, rng: None,
     )
-    hand, copy = my_copy(room, "lou", "lou's password")
+    hand, copy = my_copy(room, "lou", "password of L-O-U")
     assert any(a["type"] == "time_out" for a in copy["actions"])
     page.goto(f"/#/hand/{hand['id']}")
     me = page.get_by_role("region", name=f"Seat {hand['seat'] + 1}: lou (you)")
@@ -418,10 +422,10 @@ def test_a_timed_out_hand_replays_with_the_cards_the_room_set(
 
 def test_the_ledger_shows_more_on_asking(room: str, boss: RoomClient, new_context: Any) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "moe", "moe's password")
+    sign_up(page, "moe", "password of M-O-E")
     table = boss.create_table("chinese-1-6", name="Revolving Door", seats=2)
     with RoomClient(room) as moe:
-        moe.log_in("moe", "moe's password")
+        moe.log_in("moe", "password of M-O-E")
         for _ in range(11):  # a socket takes 20 messages a second: a new one every 10
             conn = moe.open_table(table["id"])
             for _ in range(5):  # a buy-in and a cash-out each: 110 transfers and the grant

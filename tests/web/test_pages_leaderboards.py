@@ -24,10 +24,10 @@ def test_the_leaderboards_rank_people_and_bots_apart(
     room: str, boss: RoomClient, new_context: Any
 ) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "finn", "finn's password")
-    table = play_a_hand(room, boss, "finn", "finn's password")  # unit 1: chips are units
+    sign_up(page, "finn", "password of F-I-N-N")
+    table = play_a_hand(room, boss, "finn", "password of F-I-N-N")  # unit 1: chips are units
     with RoomClient(room) as finn:
-        finn.log_in("finn", "finn's password")
+        finn.log_in("finn", "password of F-I-N-N")
         (hand,) = finn.request("GET", "/api/hands")
     bot = next(p for p in boss.tables() if p["id"] == table["id"])["players"][0]
     result = hand["result"]

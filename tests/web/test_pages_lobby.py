@@ -75,7 +75,7 @@ def test_the_lobby_lists_tables_and_follows_them_live(
     watch = den.get_by_role("link", name=re.compile("^Watch "))
     watch.focus()
     with RoomClient(room) as ann:
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(first["id"])
         seat = next(i for i, s in enumerate(conn.view["seats"]) if s is None)
         conn.do({"type": "sit", "seat": seat, "buy_in": 100})
@@ -166,12 +166,12 @@ def test_log_in_to_join_comes_back_to_the_table(
 ) -> None:
     table = boss.create_table("chinese-1-6", name="Open Table", seats=2)
     page: Page = new_context().new_page()
-    sign_up(page, "bea", "bea's password")
+    sign_up(page, "bea", "password of B-E-A")
     page.context.clear_cookies()
     page.goto("/#/lobby")
     row(page, "Open Table").get_by_role("link", name="Log in").click()
     page.get_by_label("Name").fill("bea")
-    page.get_by_label("Password", exact=True).fill("bea's password")
+    page.get_by_label("Password", exact=True).fill("password of B-E-A")
     # the table page is another module (js/table/), not part of these tests
     page_errors.expect(r"table/table\.js|dynamically imported module")
     page.get_by_role("button", name="Log in").click()
@@ -182,7 +182,7 @@ def test_an_admin_creates_a_table_through_the_dialog(
     room: str, boss: RoomClient, new_context: Any, page_errors: Any
 ) -> None:
     page: Page = new_context().new_page()
-    log_in(page, "boss", "the boss password")
+    log_in(page, "boss", "the chief's password")
     page.goto("/#/lobby")
     expect(page.get_by_text("No table is open right now.")).to_be_visible()
     page.get_by_role("button", name="Create table").click()
@@ -227,7 +227,7 @@ def test_an_admin_closes_a_table_after_confirming(
     table = boss.create_table("chinese-1-6", name="Short Lived")
     boss.create_table("chinese-1-6", name="Staying")
     page: Page = new_context().new_page()
-    log_in(page, "boss", "the boss password")
+    log_in(page, "boss", "the chief's password")
     page.goto("/#/lobby")
     close = page.get_by_role("button", name=f"Close Short Lived (#{table['id']})")
     close.click()
@@ -247,7 +247,7 @@ def test_the_lobby_fits_a_phone(room: str, boss: RoomClient, new_context: Any) -
     for n in range(3):
         boss.create_table("ofc-pineapple-progressive", name=f"A long table name {n}", bots=1)
     page: Page = new_context(viewport=PHONE, touch=True).new_page()
-    log_in(page, "boss", "the boss password")
+    log_in(page, "boss", "the chief's password")
     page.goto("/#/lobby")
     expect(tables(page).get_by_role("rowheader")).to_have_count(3)
     expect(page.get_by_role("button", name="Create table")).to_be_visible()

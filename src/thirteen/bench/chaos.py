@@ -335,7 +335,7 @@ def run_chaos(options: ChaosOptions, progress: Progress | None = None) -> ChaosR
         lives.start(0)
         players: list[Player] = []
         with RoomClient(lives.url) as boss:
-            boss.sign_up("boss", "the boss password")
+            boss.sign_up("boss", "the chief's password")
             for t, (preset, humans) in enumerate(PRESETS):
                 table = boss.create_table(
                     preset, bots=1, bot_level="heuristic", rules={"showdown_seconds": 0.05}
