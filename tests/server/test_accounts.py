@@ -37,7 +37,7 @@ def test_sign_up_logs_in_with_welcome_chips(client: httpx.Client) -> None:
 
 
 def test_session_cookie_is_httponly_and_lax(client: httpx.Client) -> None:
-    r = client.post("/api/accounts", json={"name": "bob", "password": "12345678"})
+    r = client.post("/api/accounts", json={"name": "bob", "password": "a fine password"})
     header = r.headers["set-cookie"].lower()
     assert "httponly" in header
     assert "samesite=lax" in header
@@ -56,12 +56,12 @@ def test_security_headers_on_every_response(client: httpx.Client) -> None:
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ({"name": "a", "password": "12345678"}, "bad_name"),
-        ({"name": "<script>", "password": "12345678"}, "bad_name"),
+        ({"name": "a", "password": "a fine password"}, "bad_name"),
+        ({"name": "<script>", "password": "a fine password"}, "bad_name"),
         ({"name": "ann", "password": "short"}, "bad_password"),
         ({"name": "ann"}, "bad_request"),
-        ({"name": "ann", "password": "12345678", "role": "admin"}, "bad_request"),
-        ({"name": ["ann"], "password": "12345678"}, "bad_request"),
+        ({"name": "ann", "password": "a fine password", "role": "admin"}, "bad_request"),
+        ({"name": ["ann"], "password": "a fine password"}, "bad_request"),
     ],
 )
 def test_bad_sign_ups_are_refused_with_a_sentence(
@@ -78,7 +78,7 @@ def test_bad_sign_ups_are_refused_with_a_sentence(
 def test_names_are_unique_whatever_their_case(client: httpx.Client) -> None:
     sign_up(client, "Ann")
     client.cookies.clear()
-    r = client.post("/api/accounts", json={"name": "ANN", "password": "12345678"})
+    r = client.post("/api/accounts", json={"name": "ANN", "password": "a fine password"})
     assert r.status_code == 409
     assert r.json()["error"]["code"] == "name_taken"
 
@@ -117,7 +117,7 @@ def test_state_changes_need_the_csrf_token_and_our_origin(client: httpx.Client) 
     assert r.json()["error"]["code"] == "bad_origin"
     r = client.post(
         "/api/accounts",
-        json={"name": "eve", "password": "12345678"},
+        json={"name": "eve", "password": "a fine password"},
         headers={"origin": "https://evil.example"},
     )
     assert r.json()["error"]["code"] == "bad_origin"
@@ -178,12 +178,13 @@ def test_unknown_paths_and_methods_answer_in_json(client: httpx.Client) -> None:
 
 def test_a_ticket_opens_once_and_not_after_it_expires(database_url: str) -> None:
     """Tickets go through the group writer (``Database.write``): one redemption each, none
-    once expired, and each new ticket sweeps away the expired ones."""
+    once expired, and each new ticket sweeps away the expired ones. A ticket is its session's:
+    the socket it opens is told which, and when that session ends."""
 
     async def body(db: Database) -> tuple[object, ...]:
         accounts = Accounts(db, load_settings(argon2_memory_kib=8192, argon2_time_cost=1))
-        ann_id = await accounts.create_user("ann", None, "player")
-        ann = Me(ann_id, "ann", "player", "")
+        await accounts.sign_up("ann", "correct horse")
+        _, ann = await accounts.log_in("ann", "correct horse")
         first, second = await accounts.issue_ticket(ann), await accounts.issue_ticket(ann)
         redeemed = await accounts.redeem_ticket(first)
         again = await accounts.redeem_ticket(first)
@@ -201,7 +202,51 @@ def test_a_ticket_opens_once_and_not_after_it_expires(database_url: str) -> None
     redeemed, again, expired, left, stale = run_with_db(database_url, body)
     assert isinstance(redeemed, Me)
     assert (redeemed.name, redeemed.role) == ("ann", "player")
+    assert redeemed.session
+    assert redeemed.expires_at > 0
     assert again is None
     assert expired is None
     assert left == 1
     assert stale is None
+
+
+@pytest.mark.parametrize(
+    ("password", "why"),
+    [
+        ("password", "common"),
+        ("Password1", "common"),
+        ("iloveyou", "common"),
+        ("qwertyuiop", "common"),
+        (" " * 8, "different characters"),
+        ("abababababab", "different characters"),
+        ("margaret1", "name"),
+        ("my name is MARGARET", "name"),
+    ],
+)
+def test_common_passwords_and_ones_with_the_name_are_refused(
+    client: httpx.Client, password: str, why: str
+) -> None:
+    """A password from the most common ones (zxcvbn's list, whatever its case), made of a few
+    characters repeated, or holding the account's name is refused with a sentence that says
+    which; nothing is made."""
+    r = client.post("/api/accounts", json={"name": "Margaret", "password": password})
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert error["code"] == "bad_password"
+    assert why in error["message"]
+    assert error["message"].endswith(".")
+    login = client.post("/api/session", json={"name": "margaret", "password": password})
+    assert login.status_code == 401
+
+
+def test_a_new_password_is_checked_as_a_first_one_is(client: httpx.Client) -> None:
+    account = sign_up(client)
+    csrf = {CSRF_HEADER: account["csrf_token"]}
+    for new in ("superman", "Ann and her cards"):
+        body = {"old_password": "correct horse", "new_password": new}
+        r = client.post("/api/password", json=body, headers=csrf)
+        assert r.status_code == 400
+        assert r.json()["error"]["code"] == "bad_password"
+    client.cookies.clear()
+    still = client.post("/api/session", json={"name": "ann", "password": "correct horse"})
+    assert still.status_code == 200

@@ -166,9 +166,9 @@ def test_processes_share_a_table_and_survive_kill_9(
     with cluster(url, redis_server, tmp_path, names) as served:
         boss = {n: RoomClient(served[n].url) for n in names}
         try:
-            boss["p1"].sign_up("boss", "the boss password")
+            boss["p1"].sign_up("boss", "the chief's password")
             for n in names[1:]:
-                boss[n].log_in("boss", "the boss password")
+                boss[n].log_in("boss", "the chief's password")
             # a table made on p1 runs on p1 (its maker takes it); one made on p2 runs there
             rules = get_rules("chinese-2-4", {"showdown_seconds": 0.05})
             table_id = boss["p1"].create_table(
@@ -189,10 +189,10 @@ def test_processes_share_a_table_and_survive_kill_9(
             # alice and bob sit down through processes that do not run the table
             for name, via, seat in (("alice", "p2", 2), ("bob", "p3", 3)):
                 clients = {n: RoomClient(served[n].url) for n in names}
-                clients[via].sign_up(name, f"{name} password 123")
+                clients[via].sign_up(name, f"password 123 of {'-'.join(name)}")
                 for n, c in clients.items():
                     if n != via:
-                        c.log_in(name, f"{name} password 123")
+                        c.log_in(name, f"password 123 of {'-'.join(name)}")
                 players.append(Player(name, clients, via, seat, news))
                 players[-1].sit(table_id, seat, 200, rules)
             alice, bob = players
@@ -253,12 +253,10 @@ def test_failed_logins_count_across_processes(
     in Redis."""
     url = postgres.new_database()
     redis = redis_server.url.removesuffix("/0") + "/1"  # a room of its own
-    with rooms_in_threads(tmp_path, url, redis, ["a", "b"], limit_login_account="3/minute") as (
-        a,
-        b,
-    ):
+    limits = {"limit_login_account_address": "3/minute"}
+    with rooms_in_threads(tmp_path, url, redis, ["a", "b"], **limits) as (a, b):
         with RoomClient(a) as ann:
-            ann.sign_up("ann", "ann's password")
+            ann.sign_up("ann", "password of A-N-N")
         refusals = []
         for base in (a, b, a, b):
             with RoomClient(base) as guesser:
@@ -281,11 +279,11 @@ def test_hints_and_evaluations_from_any_process(
         RoomClient(a) as boss,
         RoomClient(b) as ann,
     ):
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         table = boss.create_table("chinese-1-6", bots=1, bot_level="heuristic", practice=True)
         tid = table["id"]
         assert lease_holder(url, tid) == "a"
-        ann.sign_up("ann", "ann's password")
+        ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(tid)  # relayed: the socket is b's, the table a's
         conn.do({"type": "sit", "seat": 1, "buy_in": 200})
         conn.wait(lambda f: bool(conn.my_turn()))
@@ -299,7 +297,7 @@ def test_hints_and_evaluations_from_any_process(
         assert conn.do(hint["action"], state_id=hint["state_id"])["type"] == "ack"
         # a refusal from the table's process comes back as itself
         with RoomClient(b) as bob:
-            bob.sign_up("bob", "bob's password")
+            bob.sign_up("bob", "password of B-O-B")
             with pytest.raises(RoomError) as refused:
                 bob.request("GET", f"/api/tables/{tid}/hint")
             assert (refused.value.status, refused.value.code) == (403, "not_seated")
@@ -321,7 +319,7 @@ def test_a_process_that_joins_gets_its_share(
         room_process(url, tmp_path, process_name="one", redis_url=redis) as one,
         RoomClient(one.url) as boss,
     ):
-        boss.sign_up("boss", "the boss password")
+        boss.sign_up("boss", "the chief's password")
         tables = [
             boss.create_table("chinese-2-4", seats=4, bots=2, bot_level="heuristic")["id"]
             for _ in range(4)

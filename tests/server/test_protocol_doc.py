@@ -236,6 +236,7 @@ def problems(doc: str) -> list[str]:
         protocol.CLOSE_TOO_BIG,
         protocol.CLOSE_GOING_AWAY,
         protocol.CLOSE_SLOW,
+        protocol.CLOSE_SESSION_ENDED,
     ):
         if f"**{close}**" not in limits:
             out.append(f"the close code {close} is not in ## Limits and close codes")
@@ -295,6 +296,7 @@ def _drop_example(doc: str, name: str) -> str:
         (lambda d: d.replace("`private_to` | `??`", "| `??`"), "CardsDealt's fields"),
         (lambda d: d.replace("`can_surrender`", "can_surrender"), "MyCards.can_surrender"),
         (lambda d: d.replace("**4008**", "4008"), "the close code 4008"),
+        (lambda d: d.replace("**4001**", "4001"), "the close code 4001"),
         (lambda d: d.replace("more than 20 messages", "more than 30 messages"), "(burst)"),
     ],
 )

@@ -31,7 +31,7 @@ def test_sign_up_log_out_and_log_in_again(room: str, new_context: Any, page_erro
     page: Page = new_context().new_page()
     page.goto("/#/signup")
     expect(page.get_by_role("heading", name="Sign up")).to_be_visible()
-    fill_sign_up(page, "ann", "ann's password")
+    fill_sign_up(page, "ann", "password of A-N-N")
     # signed up and logged in: the lobby, the nav bar with her wallet and Log out
     expect(page).to_have_url(re.compile(r"#/lobby$"))
     nav = page.get_by_role("navigation", name="Room")
@@ -50,14 +50,14 @@ def test_sign_up_log_out_and_log_in_again(room: str, new_context: Any, page_erro
     expect(page).to_have_url(re.compile(r"#/login$"))
     expect(page.get_by_label("Password", exact=True)).to_have_value("")
 
-    log_in(page, "ann", "ann's password")
+    log_in(page, "ann", "password of A-N-N")
     expect(page).to_have_url(re.compile(r"#/lobby$"))
     expect(nav.get_by_role("button", name="Log out")).to_be_visible()
 
 
 def test_sign_up_refusals_show_a_sentence(room: str, new_context: Any, page_errors: Any) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "bob", "bob's password")
+    sign_up(page, "bob", "password of B-O-B")
     page.context.clear_cookies()
     page.goto("/#/signup")
     alert = page.locator("form [role=alert]")
@@ -73,6 +73,15 @@ def test_sign_up_refusals_show_a_sentence(room: str, new_context: Any, page_erro
     page_errors.expect(r"409")
     fill_sign_up(page, "BOB", "long enough password")
     expect(alert).to_have_text("The name 'BOB' is taken.")
+    expect(page).to_have_url(re.compile(r"#/signup$"))
+    # and its password policy: a common password, one holding the name
+    page_errors.expect(r"400")
+    fill_sign_up(page, "carol", "iloveyou")
+    expect(alert).to_have_text(
+        "That is one of the most common passwords, which guessers try first; choose another."
+    )
+    fill_sign_up(page, "carol", "Carol's password")
+    expect(alert).to_have_text("A password must not contain the account's name.")
     expect(page).to_have_url(re.compile(r"#/signup$"))
 
 
@@ -90,6 +99,16 @@ def test_change_password_then_log_in_with_it(room: str, new_context: Any, page_e
     expect(section.get_by_role("alert")).to_have_text("The current password is not right.")
     nav = page.get_by_role("navigation", name="Room")
     expect(nav.get_by_role("button", name="Log out")).to_be_visible()
+
+    # a new password the room refuses: its sentence
+    page_errors.expect(r"400")
+    section.get_by_label("Current password").fill("the old password")
+    section.get_by_label("New password", exact=True).fill("Dora the explorer")
+    section.get_by_label("Repeat new password").fill("Dora the explorer")
+    section.get_by_role("button", name="Change password").click()
+    expect(section.get_by_role("alert")).to_have_text(
+        "A password must not contain the account's name."
+    )
 
     section.get_by_label("Current password").fill("the old password")
     section.get_by_label("New password", exact=True).fill("the new password")
@@ -111,24 +130,24 @@ def test_change_password_then_log_in_with_it(room: str, new_context: Any, page_e
 
 def test_logging_in_goes_back_where_the_player_was_going(room: str, new_context: Any) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "eve", "eve's password")
+    sign_up(page, "eve", "password of E-V-E")
     page.context.clear_cookies()
     page.goto("/#/account")
     main = page.get_by_role("main")
     expect(main).to_contain_text("to see your wallet and your hands")
     main.get_by_role("link", name="Log in").click()
-    log_in(page, "eve", "eve's password")
+    log_in(page, "eve", "password of E-V-E")
     expect(page).to_have_url(re.compile(r"#/account$"))
     expect(page.get_by_role("heading", name="Wallet")).to_be_visible()
 
 
 def test_the_nav_bars_log_in_comes_back_to_the_page_it_left(room: str, new_context: Any) -> None:
     page: Page = new_context().new_page()
-    sign_up(page, "fay", "fay's password")
+    sign_up(page, "fay", "password of F-A-Y")
     page.context.clear_cookies()
     page.goto("/#/account")
     expect(page.get_by_role("main")).to_contain_text("to see your wallet and your hands")
     page.get_by_role("navigation", name="Room").get_by_role("link", name="Log in").click()
-    log_in(page, "fay", "fay's password")
+    log_in(page, "fay", "password of F-A-Y")
     expect(page).to_have_url(re.compile(r"#/account$"))
     expect(page.get_by_role("heading", name="Wallet")).to_be_visible()

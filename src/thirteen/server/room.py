@@ -58,6 +58,7 @@ from thirteen.server.tables.placement import Placement
 from thirteen.server.tables.protocol import CLOSE_GOING_AWAY
 from thirteen.server.tables.relay import Call, CallError, Relay
 from thirteen.server.tables.requests import Request
+from thirteen.server.tables.sessions import SessionSockets
 
 log = logging.getLogger("thirteen.server.room")
 
@@ -215,6 +216,8 @@ class Room:
             seat_bots=functools.partial(_seat_bots, accounts),
         )
         self.events = EventClock(db, self.placement.discover, settings.discover_seconds)
+        self.sessions = SessionSockets(accounts.live_sessions)
+        """This process's table sockets by session (closed when their session ends)."""
         self.bus: Bus | None = None
         self.relay: Relay | None = None
         self.calls: dict[str, Call] = {}
@@ -235,7 +238,7 @@ class Room:
             )
             self.relay = Relay(self.bus, self.calls, self.placement.running)
             # the pieces reach the other processes through them (before the first message)
-            self.lobby.bus = self.placement.bus = self.bus
+            self.lobby.bus = self.placement.bus = self.sessions.bus = self.bus
             self.placement.relay = self.relay
             if await self.bus.alive(self.me):  # thirteen serve said so before it started
                 await self.bus.close()
@@ -427,12 +430,15 @@ class Room:
         """A message from the bus: the relay's, or another process's news for the lobby."""
         if self.relay is not None and self.relay.take(message):
             return
+        if self.sessions.take(message):
+            return
         if message.get("from") != self.me:
             self.lobby.heard(message)
 
     def _reset(self) -> None:
         if self.relay is not None:
             self.relay.reset()
+        self.sessions.reset()
 
 
 __all__ = ["Room", "TableSpec", "insert_table"]

@@ -124,9 +124,20 @@ class Settings(BaseSettings):
         default=True,
         description="Refuse what goes over the limit_* settings (turn off only for load tests).",
     )
-    limit_login_account: str = Field(
+    limit_login_account_address: str = Field(
         default="5/minute;20/hour",
-        description="Failed log-ins per account, in growing windows ('N/minute;M/hour').",
+        description="Failed log-ins per account from one client address, in growing windows "
+        "('N/minute;M/hour').",
+    )
+    limit_login_account: str = Field(
+        default="20/hour;100/day",
+        description="Failed log-ins per account from all addresses together; over it, only "
+        "addresses the account logged in from before may still try (so guessers cannot lock "
+        "its owner out).",
+    )
+    limit_password: str = Field(
+        default="5/minute;20/hour",
+        description="Wrong current passwords per session when changing the password.",
     )
     limit_login_address: str = Field(
         default="20/minute;100/hour", description="Failed log-ins per client address."
@@ -136,7 +147,8 @@ class Settings(BaseSettings):
     )
     limit_http: str = Field(
         default="600/minute",
-        description="HTTP API requests per session (per address without a session).",
+        description="HTTP API requests per session (per address without a session the room "
+        "knows: a cookie it never issued counts as none).",
     )
     limit_sockets_account: int = Field(
         default=16, ge=1, le=10_000, description="Open WebSockets per account."
@@ -146,7 +158,12 @@ class Settings(BaseSettings):
     )
 
     @field_validator(
-        "limit_login_account", "limit_login_address", "limit_signup_address", "limit_http"
+        "limit_login_account_address",
+        "limit_login_account",
+        "limit_login_address",
+        "limit_password",
+        "limit_signup_address",
+        "limit_http",
     )
     @classmethod
     def _limits(cls, value: str) -> str:

@@ -98,13 +98,30 @@ class Transfer(Base):
 
 
 class Ticket(Base):
-    """A one-time WebSocket ticket (its SHA-256), valid for a few seconds."""
+    """A one-time WebSocket ticket (its SHA-256), valid for a few seconds, issued to a session:
+    the socket it opens belongs to that session, and it opens nothing once the session ended."""
 
     __tablename__ = "tickets"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     expires_at: Mapped[float] = mapped_column(Float)
+    session_hash: Mapped[str] = mapped_column(String(64))
+    """The session's ``token_hash`` (no foreign key: a ticket is written by the group writer,
+    which must not fail on a session ended meanwhile; redeeming it joins the session)."""
+
+
+class KnownAddress(Base):
+    """A client address an account logged in from: failed log-ins from elsewhere do not hold a
+    log-in from here back (``money/throttle.py``). Kept a while after the last log-in."""
+
+    __tablename__ = "known_addresses"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    last_at: Mapped[float] = mapped_column(Float)
 
 
 class GameTable(Base):

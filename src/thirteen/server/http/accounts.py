@@ -31,6 +31,7 @@ from thirteen.server.money.accounts import (
     Me,
 )
 from thirteen.server.money.throttle import Throttle
+from thirteen.server.room import Room
 
 router = APIRouter()
 
@@ -39,6 +40,10 @@ router = APIRouter()
 # states the same rules, so a request the schema allows is never refused for its shape.
 NAME_SCHEMA: dict[str, Any] = {"pattern": f"^{NAME_PATTERN.pattern}$"}
 PASSWORD_SCHEMA: dict[str, Any] = {"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
+NEW_PASSWORD = (
+    "8 to 128 characters, at least 5 different; not one of the most common passwords, and not "
+    "holding the account's name."
+)
 
 
 class Credentials(Body):
@@ -52,14 +57,14 @@ class Credentials(Body):
 
 class NewAccount(Credentials):
     password: str = Field(
-        max_length=256, description="8 to 128 characters.", json_schema_extra=PASSWORD_SCHEMA
+        max_length=256, description=NEW_PASSWORD, json_schema_extra=PASSWORD_SCHEMA
     )
 
 
 class PasswordChange(Body):
     old_password: str = Field(max_length=256)
     new_password: str = Field(
-        max_length=256, description="8 to 128 characters.", json_schema_extra=PASSWORD_SCHEMA
+        max_length=256, description=NEW_PASSWORD, json_schema_extra=PASSWORD_SCHEMA
     )
 
 
@@ -103,6 +108,12 @@ def throttle_of(request: Request) -> Throttle:
     return throttle
 
 
+async def _sessions_ended(request: Request, sessions: list[str]) -> None:
+    """Close the sockets of ``sessions`` on every process of the room (before answering)."""
+    room: Room = request.app.state.room
+    await room.sessions.end(sessions)
+
+
 async def _wallet_balance(request: Request, user_id: int) -> int:
     async with db_of(request).begin() as s:
         return (await ledger.wallet(s, user_id)).balance
@@ -140,9 +151,10 @@ async def sign_up(
     body: NewAccount, request: Request, response: Response, accounts: AccountsDep
 ) -> Account:
     """Open an account (with the house's welcome chips) and log in."""
-    await throttle_of(request).hit("signup_address", client_address(request))
+    address = client_address(request)
+    await throttle_of(request).hit("signup_address", address)
     await accounts.sign_up(body.name, body.password)
-    token, me = await accounts.log_in(body.name, body.password)
+    token, me = await accounts.log_in(body.name, body.password, address)
     _set_cookie(request, response, token)
     return await _account(request, me)
 
@@ -154,25 +166,24 @@ async def log_in(
     """Log in: a new session every time (an old cookie is never promoted)."""
     old = request.cookies.get(SESSION_COOKIE)
     throttle, address, account = throttle_of(request), client_address(request), body.name.lower()
-    await throttle.check("login_account", account)
-    await throttle.check("login_address", address)
+    known = throttle.enabled and await accounts.known_address(account, address)
+    await throttle.before_login(account, address, known)
     try:
-        token, me = await accounts.log_in(body.name, body.password)
+        token, me = await accounts.log_in(body.name, body.password, address)
     except AccountError:
         # only failures count: growing windows make a guesser wait longer and longer
-        await throttle.hit("login_account", account)
-        await throttle.hit("login_address", address)
+        await throttle.login_failed(account, address)
         raise
     if old:
-        await accounts.log_out(old)
+        await _sessions_ended(request, await accounts.log_out(old))
     _set_cookie(request, response, token)
     return await _account(request, me)
 
 
 @router.delete("/api/session", status_code=204, responses=errors(401, 403))
 async def log_out(me: User, request: Request, response: Response, accounts: AccountsDep) -> None:
-    """Log out this session."""
-    await accounts.log_out(request.cookies.get(SESSION_COOKIE, ""))
+    """Log out this session: its sockets close and its unspent tickets open nothing."""
+    await _sessions_ended(request, await accounts.log_out(request.cookies.get(SESSION_COOKIE, "")))
     response.delete_cookie(SESSION_COOKIE, path="/")
 
 
@@ -190,14 +201,21 @@ async def session(request: Request) -> SessionOut:
     return SessionOut(account=None if me is None else await _account(request, me))
 
 
-@router.post("/api/password", status_code=204, responses=errors(400, 401, 403, 422))
+@router.post("/api/password", status_code=204, responses=errors(400, 401, 403, 422, 429))
 async def change_password(
     body: PasswordChange, me: User, request: Request, accounts: AccountsDep
 ) -> None:
-    """Change the password; every other session of the account ends."""
-    await accounts.change_password(
-        me, request.cookies.get(SESSION_COOKIE, ""), body.old_password, body.new_password
-    )
+    """Change the password; every other session of the account ends (its sockets close).
+    Wrong current passwords are limited per session."""
+    throttle = throttle_of(request)
+    await throttle.check("password", me.session)
+    try:
+        ended = await accounts.change_password(me, body.old_password, body.new_password)
+    except AccountError as e:
+        if e.code == "bad_login":
+            await throttle.count("password", me.session)
+        raise
+    await _sessions_ended(request, ended)
 
 
 @router.get("/api/wallet", responses=errors(401, 422))

@@ -16,7 +16,7 @@ from starlette.responses import Response
 
 from thirteen.engine.errors import RuleError
 from thirteen.server.db.session import Database
-from thirteen.server.money.accounts import Accounts, Me, digest
+from thirteen.server.money.accounts import Accounts, Me
 from thirteen.server.money.throttle import RateLimitError, Throttle
 from thirteen.server.settings import Settings
 
@@ -218,13 +218,16 @@ def client_address(request: Request) -> str:
 
 
 class HttpLimit(BaseHTTPMiddleware):
-    """``limit_http``: API requests per session, or per address without one."""
+    """``limit_http``: API requests per session, or per address without one — a session the
+    room knows: a cookie it never issued (or that ended) counts as none, so made-up cookies
+    get no budgets of their own. The session found is the request's (:func:`optional_user`
+    does not look it up again)."""
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         if request.url.path.startswith("/api/"):
             throttle: Throttle = request.app.state.throttle
-            session = request.cookies.get(SESSION_COOKIE)
-            key = f"session:{digest(session)}" if session else f"address:{client_address(request)}"
+            me = await optional_user(request) if throttle.enabled else None
+            key = f"session:{me.session}" if me else f"address:{client_address(request)}"
             try:
                 await throttle.hit("http", key)
             except RateLimitError as e:
@@ -270,7 +273,13 @@ def check_origin(request: Request) -> None:
 
 
 async def optional_user(request: Request) -> Me | None:
-    return await accounts_of(request).who(request.cookies.get(SESSION_COOKIE))
+    """The session behind the request's cookie, if the room knows it (looked up once a
+    request)."""
+    state = request.scope.setdefault("state", {})
+    if "me" not in state:
+        state["me"] = await accounts_of(request).who(request.cookies.get(SESSION_COOKIE))
+    me: Me | None = state["me"]
+    return me
 
 
 async def current_user(request: Request) -> Me:

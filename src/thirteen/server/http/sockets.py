@@ -1,9 +1,11 @@
 """WebSockets: a table's socket (``/ws/tables/{id}``) and the lobby's (``/ws/lobby``).
 
-A player's socket is authenticated by a one-time ticket (``POST /api/tickets``); without one
-the socket watches as a spectator. The origin is checked like any state-changing request.
-Every socket has a writer of its own fed through a bounded queue, so a client that stops
-reading is dropped instead of stalling its table. Dead sockets are found by uvicorn's protocol
+A player's socket is authenticated by a one-time ticket (``POST /api/tickets``) and belongs to
+the session the ticket was issued to: it closes when that session ends
+(:mod:`thirteen.server.tables.sessions`). Without a ticket the socket watches as a spectator.
+The origin is checked like any state-changing request. Every socket has a writer of its own fed
+through a bounded queue, so a client that stops reading is dropped instead of stalling its
+table. Dead sockets are found by uvicorn's protocol
 pings (:data:`PING_INTERVAL`, :data:`PING_TIMEOUT`); floods and oversized frames get a sentence,
 then a close.
 """
@@ -143,6 +145,7 @@ async def table_socket(websocket: WebSocket, table: str) -> None:
         return
     # the ticket is spent by the first socket that shows it, whatever happens next (a refusal
     # for the table included): a ticket shown once is never good again
+    heard = room.sessions.heard  # sessions that end from here on are looked at again
     me, ticket_ok = await _who(websocket)
     if not ticket_ok:
         await _refuse(
@@ -171,12 +174,16 @@ async def table_socket(websocket: WebSocket, table: str) -> None:
     if not await practice.may_enter(room.db, table_id, owner, me.user_id if me else None):
         await _refuse(websocket, "private_table", PRIVATE_TABLE, CLOSE_POLICY)
         return
+    watcher = Watcher(me.user_id if me else None, me.name if me else None)
     try:
         with _held(websocket, me.name if me else None):
-            if owner is not None:
-                await _table_socket(websocket, owner, me, since)
-            elif room.relay is not None:
-                await _relayed_socket(websocket, room.relay, table_id, process, me, since)
+            async with _session_of(room, me, watcher, heard):
+                if owner is not None:
+                    await _table_socket(websocket, owner, me, watcher, since)
+                elif room.relay is not None:
+                    await _relayed_socket(
+                        websocket, room.relay, table_id, process, me, watcher, since
+                    )
     except RateLimitError as e:
         await _refuse(websocket, "rate_limited", e.message, CLOSE_POLICY)
 
@@ -190,13 +197,24 @@ def _held(websocket: WebSocket, account: str | None) -> Iterator[None]:
         yield
 
 
+@contextlib.asynccontextmanager
+async def _session_of(
+    room: Room, me: Me | None, watcher: Watcher, heard: int
+) -> AsyncIterator[None]:
+    """Hold a player's socket for its session (a spectator's belongs to none)."""
+    if me is None:
+        yield
+        return
+    async with room.sessions.holding(me.session, me.expires_at, watcher, heard):
+        yield
+
+
 async def _table_socket(
-    websocket: WebSocket, owner: TableOwner, me: Me | None, since: int | None
+    websocket: WebSocket, owner: TableOwner, me: Me | None, watcher: Watcher, since: int | None
 ) -> None:
     await websocket.accept()
     metrics = websocket.app.state.metrics
     metrics.ws_connections.inc()
-    watcher = Watcher(me.user_id if me else None, me.name if me else None)
     writer = asyncio.create_task(_writer(websocket, watcher))
     try:
         await owner.submit(Request("attach", watcher=watcher, since=since))
@@ -223,6 +241,7 @@ async def _relayed_socket(
     table_id: int,
     process: str,
     me: Me | None,
+    watcher: Watcher,
     since: int | None,
 ) -> None:
     """A socket at a table another process runs: its messages go there over the bus, and the
@@ -231,7 +250,6 @@ async def _relayed_socket(
     await websocket.accept()
     metrics = websocket.app.state.metrics
     metrics.ws_connections.inc()
-    watcher = Watcher(me.user_id if me else None, me.name if me else None)
     writer = asyncio.create_task(_writer(websocket, watcher))
     sid = relay.open_edge(
         watcher,
@@ -266,8 +284,8 @@ async def _messages(websocket: WebSocket, watcher: Watcher) -> AsyncIterator[Mes
             message = await websocket.receive()
         except (WebSocketDisconnect, RuntimeError):
             return
-        if message["type"] == "websocket.disconnect":
-            return
+        if message["type"] == "websocket.disconnect" or watcher.dropped:
+            return  # closed meanwhile (its session ended, say): what came after is not taken
         if not bucket.take():
             watcher.offer(
                 error_frame("flood", f"More than {BURST} messages a second; closing this socket.")

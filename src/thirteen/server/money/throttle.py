@@ -1,6 +1,14 @@
-"""Rate limits: failed log-ins (per account and per address, in growing windows, so repeated
-guessing backs off from a minute to an hour), sign-ups per address, HTTP requests per session
-(per address without one), and open sockets per account and per address.
+"""Rate limits: failed log-ins, sign-ups per address, HTTP requests per session (per address
+without one), wrong current passwords on a password change, and open sockets per account and per
+address.
+
+Failed log-ins are counted three ways (OWASP ASVS 2.2.1: a guesser backs off, the owner is never
+locked out): per account *and* address (a guesser at one address waits a minute, then an hour),
+per address (one guesser trying many accounts), and per account from everywhere — which holds
+back only addresses the account never logged in from (``Accounts.known_address``), so guesses
+from many addresses cannot keep the owner out where she logs in. Wrong current passwords on
+``POST /api/password`` are counted per session: a stolen session cannot guess on, and the
+owner's own sessions keep their tries.
 
 Windows are moving windows from the ``limits`` library, kept in this process's memory — or, in
 a room of several processes (``THIRTEEN_REDIS_URL``), in Redis, so a guesser counts the same
@@ -25,8 +33,11 @@ from thirteen.engine.errors import RuleError
 from thirteen.server.settings import Settings, parse_limits
 
 SENTENCES = {
-    "login_account": "Too many failed log-ins for this account",
+    "login_account_address": "Too many failed log-ins for this account from your address",
+    "login_account": "Too many failed log-ins for this account from addresses it never logged "
+    "in from",
     "login_address": "Too many failed log-ins from your address",
+    "password": "Too many wrong current passwords",
     "signup_address": "Too many new accounts from your address",
     "http": "Too many requests",
 }
@@ -46,8 +57,10 @@ class Throttle:
     def __init__(self, settings: Settings) -> None:
         self.enabled = settings.rate_limits
         self.rules = {
+            "login_account_address": parse_limits(settings.limit_login_account_address),
             "login_account": parse_limits(settings.limit_login_account),
             "login_address": parse_limits(settings.limit_login_address),
+            "password": parse_limits(settings.limit_password),
             "signup_address": parse_limits(settings.limit_signup_address),
             "http": parse_limits(settings.limit_http),
         }
@@ -90,8 +103,27 @@ class Throttle:
         if not self.enabled:
             return
         await self.check(rule, key)
-        for item in self.rules[rule]:
-            await self.limiter.hit(item, rule, key)
+        await self.count(rule, key)
+
+    async def count(self, rule: str, key: str) -> None:
+        """Count one for ``key`` (a failure, after :meth:`check` let the attempt through)."""
+        if self.enabled:
+            for item in self.rules[rule]:
+                await self.limiter.hit(item, rule, key)
+
+    async def before_login(self, account: str, address: str, known: bool) -> None:
+        """Refuse a log-in over a limit before its password is checked (``known``: the account
+        logged in from ``address`` before, so guesses from elsewhere do not hold it back)."""
+        await self.check("login_account_address", _pair(account, address))
+        await self.check("login_address", address)
+        if not known:
+            await self.check("login_account", account)
+
+    async def login_failed(self, account: str, address: str) -> None:
+        """Count a failed log-in against every log-in limit."""
+        await self.count("login_account_address", _pair(account, address))
+        await self.count("login_address", address)
+        await self.count("login_account", account)
 
     @contextmanager
     def socket(self, account: str | None, address: str) -> Iterator[None]:
@@ -119,6 +151,10 @@ class Throttle:
                 self.sockets[key] -= 1
                 if self.sockets[key] <= 0:
                     del self.sockets[key]
+
+
+def _pair(account: str, address: str) -> str:
+    return f"{account}@{address}"
 
 
 def _duration(seconds: int) -> str:

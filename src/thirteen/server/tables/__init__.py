@@ -13,9 +13,11 @@ writer's piece that journals an action and moves its chips, the hand's history, 
 (``journal``), and rebuilding an owner from the database (``resume``); and broadcasting —
 watchers, their frames, presence and the lobby's entry (``broadcast``).
 
-The room composes two pieces from here: where tables run (``placement``: which tables this
-process takes, its leases' renewal, handing tables over, finding a table's process) and the
-lobby's feed (``lobby``: the lobby's watchers and the entries of every process's tables).
+The room composes three pieces from here: where tables run (``placement``: which tables this
+process takes, its leases' renewal, handing tables over, finding a table's process), the
+lobby's feed (``lobby``: the lobby's watchers and the entries of every process's tables), and the
+table sockets by the session that opened them (``sessions``: closed on every process when the
+session ends).
 
 A table knows competitions only through the hooks its owner calls (``TableHook``,
 ``DealGate``); the room attaches them (through ``placement``'s ``attach``), and tells the

@@ -33,6 +33,9 @@ CLIENT_ACTIONS = SEAT_ACTIONS | TABLE_ACTIONS
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001
+CLOSE_SESSION_ENDED = 4001
+"""The session whose ticket opened the socket ended (log-out, a password change, expiry): log
+in again before reconnecting."""
 CLOSE_SLOW = 4008
 """The socket did not read its frames fast enough; reconnect and resync."""
 CLOSE_MOVED = 1012

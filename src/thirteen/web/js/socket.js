@@ -74,7 +74,9 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (event.code === 1008 || event.code === 4000) {
+      // 1008: refused; 4001: the session ended (logged out elsewhere, a new password): a new
+      // ticket would not be given, so say why instead of trying again
+      if (event.code === 1008 || event.code === 4000 || event.code === 4001) {
         this.setState("closed", event.reason || "The room refused this connection.");
         return;
       }

@@ -7,7 +7,7 @@ import { field, formAlert, takeReturn } from "./common.js";
 
 export const NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9_.\\-]{2,19}";
 export const NAME_HINT = "3 to 20 letters, digits, _ . or -, starting with a letter or digit.";
-export const PASSWORD_HINT = "8 to 128 characters.";
+export const PASSWORD_HINT = "8 to 128 characters; not a common password, and not your name.";
 
 /**
  * Why a name cannot be one, or "".
