@@ -5,9 +5,8 @@ the session the ticket was issued to: it closes when that session ends
 (:mod:`thirteen.server.tables.sessions`). Without a ticket the socket watches as a spectator.
 The origin is checked like any state-changing request. Every socket has a writer of its own fed
 through a bounded queue, so a client that stops reading is dropped instead of stalling its
-table. Dead sockets are found by uvicorn's protocol
-pings (:data:`PING_INTERVAL`, :data:`PING_TIMEOUT`); floods and oversized frames get a sentence,
-then a close.
+table. Dead sockets are found by uvicorn's protocol pings (:data:`PING_INTERVAL`,
+:data:`PING_TIMEOUT`); floods and oversized frames get a sentence, then a close.
 """
 
 from __future__ import annotations

@@ -8,6 +8,10 @@ once a log-out has answered, no socket of its session anywhere takes another mes
 closes with :data:`~thirteen.server.tables.protocol.CLOSE_SESSION_ENDED` and
 :data:`SESSION_ENDED`). Whatever a closed socket sends afterwards is dropped unread.
 
+A socket is held — and closed — by the process that holds the client's connection, its table's
+own or another (a relayed socket's edge, :mod:`.relay`): closing it there forwards nothing more
+and detaches it from the table's process, as any close does.
+
 A socket also closes when its session expires, wherever it is held: a timer at the session's
 ``expires_at``, read with the ticket (sessions never slide, so nothing else can move it).
 
