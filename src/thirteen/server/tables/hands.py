@@ -246,8 +246,10 @@ class HandLoop:
     # ------------------------------------------------------------------ accepting
     async def accept(
         self, action: Action, *, user_id: int | None = None, client_id: str | None = None
-    ) -> None:
-        """Apply, journal (moving chips in the same transaction), then tell everyone."""
+    ) -> int:
+        """Apply, journal (moving chips in the same transaction), then tell everyone; the state
+        id the action made (the table may be further on when this returns: the room's own
+        actions after it — a bot's refill, a sit & go's rising unit — follow at once)."""
         started = time.perf_counter()
         table = self.table
         before = table.state
@@ -277,6 +279,7 @@ class HandLoop:
             isinstance(e, PlayerSat | PlayerLeft | HandStarted | HandSettled) for e in events
         ):
             self.on_change()
+        return new.state_id
 
     def replayed(
         self, before: TableState, new: TableState, action: Action, events: tuple[Event, ...]

@@ -265,7 +265,8 @@ class Journal:
         self.history = None
 
     async def journaled_answer(self, user_id: int, client_id: str) -> dict[str, Any] | None:
-        """The answer to an action id that was accepted before a restart, if any."""
+        """The answer to an action id accepted before a restart or a move, if any: its ``ack``
+        as it was given then (its ``state_id`` the state the action made, as the ack says)."""
         async with self.db.begin() as s:
             state_id = await s.scalar(
                 select(JournalEntry.state_id).where(

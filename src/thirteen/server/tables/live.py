@@ -102,7 +102,9 @@ class Accept(Protocol):
 
     async def __call__(
         self, action: Action, *, user_id: int | None = None, client_id: str | None = None
-    ) -> None: ...
+    ) -> int:
+        """Accept ``action``; the state id it made (the room may act on after it)."""
+        ...
 
 
 class LiveTable:

@@ -128,13 +128,14 @@ class ClientActions:
                 who.bank = who.time_bank(self.table.settings.time_bank_seconds, at) - action.seconds
                 who.bank_at = at
                 try:
-                    await self.accept(action, user_id=user_id, client_id=client_id)
+                    made = await self.accept(action, user_id=user_id, client_id=client_id)
                 except Exception:
                     who.bank, who.bank_at = kept
                     raise
             else:
-                await self.accept(action, user_id=user_id, client_id=client_id)
-            answer = {"type": "ack", "id": client_id, "state_id": self.table.state.state_id}
+                made = await self.accept(action, user_id=user_id, client_id=client_id)
+            # the state the action made, as its journal entry says (and answers after a restart)
+            answer = {"type": "ack", "id": client_id, "state_id": made}
         except RuleError as e:
             done = await self.journal.journaled_answer(user_id, client_id)
             if done is not None:
