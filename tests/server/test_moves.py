@@ -7,6 +7,7 @@ PostgreSQL."""
 from __future__ import annotations
 
 import random
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,37 @@ from services import room_process
 
 from thirteen.client import RoomClient, TableConnection, legal_move
 from thirteen.engine import get_rules
+
+
+def _phase(frame: dict[str, Any]) -> str | None:
+    view = frame.get("view")
+    return None if view is None else str(view["phase"])
+
+
+def test_the_showdown_on_show_survives_a_restart(database_url: str, tmp_path: Path) -> None:
+    """The finished hand's boards and results stay on show after the table is rebuilt, exactly
+    as before, until the next deal (a snapshot keeps the table between hands, not the hand)."""
+    with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
+        boss.sign_up("boss", "the chief's password")
+        table = boss.create_table(
+            "chinese-1-6", bots=2, bot_level="heuristic", rules={"showdown_seconds": 600}
+        )
+        watch = boss.open_table(table["id"], watch_only=True)
+        if watch.view["phase"] != "showdown":  # bots play at once: it may be on show already
+            watch.wait(lambda f: _phase(f) == "showdown")
+        before = watch.view
+        assert before["hand"] is not None
+        assert before["hand"]["results"] is not None
+        watch.close()
+        served.kill()  # during the showdown: kill -9
+    for _ in range(2):  # after a crash, then after a clean stop (the table handed over)
+        with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
+            boss.log_in("boss", "the chief's password")
+            watch = boss.open_table(table["id"], watch_only=True)
+            assert watch.view == before
+            watch.close()
+            served.process.send_signal(signal.SIGTERM)
+            served.process.wait(60)
 
 
 def _others_decided(conn: TableConnection) -> bool:

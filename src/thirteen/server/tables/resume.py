@@ -2,7 +2,8 @@
 when another process takes it over (:func:`load_owner`).
 
 The table's state is the snapshot written when its last hand settled (or at its last quiet
-moment) with every journaled action after it applied again (:mod:`.journal` wrote them both);
+moment) with every journaled action after it applied again (:mod:`.journal` wrote them both),
+and the finished hand on show put back from its history (a snapshot keeps no hand);
 who sits where comes from the open sittings, and what each seat remembered — its time bank,
 the hands it sat out — is read back from the journal and the hands (:func:`_restore_seat_counts`).
 """
@@ -10,19 +11,23 @@ the hands it sat out — is read back from the journal and the hands (:func:`_re
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 
 from sqlalchemy import func, select
 
 from thirteen.engine.actions import StartHand, action_from_json
-from thirteen.engine.history import snapshot_from_json
+from thirteen.engine.history import history_from_json, replay, snapshot_from_json
+from thirteen.engine.state import Phase, TableState, evolve
 from thirteen.engine.table import apply
 from thirteen.server.db.models import GameTable, Hand, HandSeat, JournalEntry, Sitting, User
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
 from thirteen.server.tables.live import Seated, TableSettings
 from thirteen.server.tables.owner import TableOwner
+
+log = logging.getLogger("thirteen.server.tables")
 
 
 async def load_owner(
@@ -38,7 +43,7 @@ async def load_owner(
 ) -> TableOwner:
     """Rebuild a table from the database alone: snapshot, then every journaled action after it
     (read after taking the table's lease, ``lease_token``, so nothing can be written after)."""
-    state = snapshot_from_json(json.loads(row.snapshot))
+    state = await _showdown_on_show(db, row.id, snapshot_from_json(json.loads(row.snapshot)))
     async with db.begin() as s:
         entries = (
             await s.scalars(
@@ -114,6 +119,24 @@ async def load_owner(
         owner.hands.replayed(before, new, action, events)
     await _restore_seat_counts(db, row, owner, {s.seat: s.opened_at for s in sittings})
     return owner
+
+
+async def _showdown_on_show(db: Database, table_id: int, state: TableState) -> TableState:
+    """``state`` read from a snapshot — the table between hands, which keeps no hand — with the
+    finished hand on show again while its showdown lasts (until the next deal), as it was before
+    the table moved: replayed from the hand's history."""
+    if state.phase != Phase.SHOWDOWN or state.hand is not None:
+        return state
+    async with db.begin() as s:
+        text = await s.scalar(
+            select(Hand.history).where(Hand.table_id == table_id, Hand.number == state.hands_played)
+        )
+    try:
+        shown = replay(history_from_json(json.loads(text or "null"))).hand
+    except ValueError as e:  # the table runs on without it (the audit judges the history)
+        log.warning("showdown not restored", extra={"table": table_id, "error": str(e)})
+        return state
+    return evolve(state, hand=shown)
 
 
 async def _restore_seat_counts(
