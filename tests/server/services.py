@@ -9,6 +9,7 @@ Without the binaries a test that needs them is skipped — unless ``THIRTEEN_REQ
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -76,6 +77,19 @@ def assert_audit_clean(database_url: str) -> None:
         text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def lease_holder(database_url: str, table_id: int) -> str | None:
+    """Which process runs the table, by the database (the room's own CLI)."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "thirteen.cli", "admin", "table", "list", "--json"],
+        env={**os.environ, "THIRTEEN_DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = next(t for t in json.loads(shown.stdout) if t["id"] == table_id)
+    return found["process"]  # type: ignore[no-any-return]
 
 
 @contextmanager
@@ -197,6 +211,7 @@ __all__ = [
     "Served",
     "assert_audit_clean",
     "free_port",
+    "lease_holder",
     "missing",
     "room_process",
     "rooms_in_threads",

@@ -5,7 +5,6 @@ the players reconnect to whichever process is left and carry on; the audit is cl
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
 import subprocess
@@ -24,6 +23,7 @@ from services import (
     Served,
     assert_audit_clean,
     free_port,
+    lease_holder,
     room_process,
     rooms_in_threads,
 )
@@ -54,19 +54,6 @@ def cluster(
             )
             for name in names
         }
-
-
-def lease_holder(url: str, table_id: int) -> str | None:
-    """Which process runs the table, by the database (the room's own CLI)."""
-    shown = subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", "table", "list", "--json"],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": url},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found = next(t for t in json.loads(shown.stdout) if t["id"] == table_id)
-    return found["process"]  # type: ignore[no-any-return]
 
 
 class Player:

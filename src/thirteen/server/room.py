@@ -5,8 +5,9 @@ was told); a fresh room with no tables opens one of every preset with bots alrea
 
 A room may run as several processes on one PostgreSQL and one Redis. Each process runs the
 tables whose lease it holds (:mod:`thirteen.server.tables.leases`) — about its share of them, so
-a room's tables spread over its processes — takes over the tables of a process that died once
-their leases run out, and learns of the others' tables and sockets over the bus
+a room's tables spread over its processes — takes over the tables of a process that died (as
+soon as it is gone from the bus, or once its leases run out), and learns of the others' tables
+and sockets over the bus
 (:mod:`thirteen.server.tables.bus`): their lobby entries, and the frames of sockets it holds at
 tables another process runs (:mod:`thirteen.server.tables.relay`).
 
@@ -260,6 +261,10 @@ class Room:
             asyncio.create_task(self._discover_forever(), name="discover"),
             asyncio.create_task(self.placement.renew_forever(), name="renew-leases"),
         ]
+        if self.bus is not None:  # a process leaving the bus: its tables are looked at at once
+            self._tasks.append(
+                asyncio.create_task(self.bus.watch(self.placement.discover), name="watch-bus")
+            )
 
     async def _first_start(self) -> bool:
         """Whether this is a new room's first process to start (one of several starting at

@@ -6,6 +6,10 @@ it holds, messages for the tables it runs) and on the lobby's (``thirteen:<db>:l
 numbers, so two rooms on one Redis keep apart by using different ones. A process is
 alive while its channel has a subscriber — Redis drops the subscription the moment the process's
 connection does, kill -9 included — so :meth:`Bus.alive` asks Redis and no heartbeat is needed.
+Each process looks who listens every :data:`WATCH_SECONDS` (:meth:`Bus.watch`): a process that
+stopped listening is *missing*, and missing for :data:`GONE_SECONDS` it is *gone* (:attr:`Bus.gone`)
+— dead or stopped, as a live one whose connection broke listens again sooner — so the others
+take its tables at once rather than when its lease runs out (:mod:`.placement`).
 
 Messages from one process to another arrive in the order they were sent (one connection
 publishes, one listens) or not at all: pub/sub keeps nothing for a subscriber that is away. So
@@ -20,7 +24,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -35,6 +40,12 @@ log = logging.getLogger("thirteen.server.bus")
 MAX_PIPELINE = 500
 """Messages published in one round trip at most."""
 RETRY_SECONDS = 0.5
+"""How long a broken connection to Redis waits before it tries again."""
+WATCH_SECONDS = 0.25
+"""How often a process looks who is listening on the bus (:meth:`Bus.watch`)."""
+GONE_SECONDS = 2 * RETRY_SECONDS
+"""How long a process must be missing from the bus to count as gone: a live process whose
+connection broke listens again after :data:`RETRY_SECONDS` and a reconnection."""
 
 Message = dict[str, Any]
 
@@ -90,6 +101,13 @@ class Bus:
         self._subscribed = asyncio.Event()
         self.published = 0
         self.received = 0
+        self._listening: set[str] = set()
+        """The processes listening at the last look (:meth:`watch`)."""
+        self._missing: dict[str, float] = {}
+        """Processes that stopped listening since, by when (monotonic) that was seen."""
+        self.gone: set[str] = set()
+        """The processes missing from the bus for :data:`GONE_SECONDS` at the last look: dead or
+        stopped (see the module's docstring)."""
 
     async def start(self) -> None:
         """Listen (returns once subscribed: from then on this process counts as alive)."""
@@ -185,6 +203,44 @@ class Bus:
     async def alive(self, process: str) -> bool:
         counts = await self.redis.pubsub_numsub(self.channel_of(process))
         return bool(counts and counts[0][1])
+
+    async def watch(self, changed: Callable[[], Awaitable[None]]) -> None:
+        """Look who listens every :data:`WATCH_SECONDS`; call ``changed`` at once when a process
+        went missing (one that stopped has given its tables back) or gone (:attr:`gone`)."""
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                news = await self._look()
+            except (RedisError, OSError):
+                news = self._lost_sight()
+            if news:
+                try:
+                    await changed()
+                except Exception:
+                    log.exception("looking after a process left the bus failed")
+
+    async def _look(self) -> bool:
+        """Who listens now, against the last look; whether a process went missing or gone."""
+        listening = await self.processes()
+        if self.me not in listening:  # off the bus itself, this process judges nobody
+            return self._lost_sight()
+        now = time.monotonic()
+        left = self._listening - listening
+        for process in left:
+            self._missing[process] = now
+        for process in listening:
+            self._missing.pop(process, None)
+        self._listening = listening
+        gone = {p for p, since in self._missing.items() if now - since >= GONE_SECONDS}
+        news = bool(left or gone - self.gone)
+        self.gone = gone
+        return news
+
+    def _lost_sight(self) -> bool:
+        """This process cannot see the bus: it forgets who was missing (judged afresh from
+        the next look it can make), and counts nobody as gone meanwhile."""
+        self._listening, self._missing, self.gone = set(), {}, set()
+        return False
 
 
 __all__ = ["Bus", "BusError", "Message", "preflight"]

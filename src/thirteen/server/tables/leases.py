@@ -148,12 +148,13 @@ async def release(db: Database, table_id: int, token: int) -> None:
         )
 
 
-async def retire(db: Database, me: str) -> None:
-    """``me`` stops: it is no longer alive (what it still holds is free at once)."""
+async def retire(db: Database, *names: str) -> None:
+    """These processes are no longer alive (what they still hold is free at once): a process
+    that stops says so of itself, and the others of one gone from the bus (:mod:`.placement`)."""
     async with db.begin() as s:
         await s.execute(
             update(RoomProcess)
-            .where(RoomProcess.name == me)
+            .where(RoomProcess.name.in_(names))
             .values(alive_until=0.0)
             .execution_options(synchronize_session=False)
         )

@@ -2,9 +2,10 @@
 
 Each process runs the tables whose lease it holds (:mod:`.leases`) — about its share of them,
 so a room's tables spread over its processes. A look at the database (:meth:`Placement.discover`,
-every few seconds and whenever something opens tables) takes free tables up to the share, hands
-tables over while this process runs more than its share, takes over the tables of a process
-that died once their leases run out, and passes on closings; renewing the leases
+every few seconds, whenever something opens tables, and at once when a process leaves the bus)
+takes free tables up to the share, hands tables over while this process runs more than its
+share, takes over the tables of a process that died — as soon as it is gone from the bus, or
+once its lease runs out — and passes on closings; renewing the leases
 (:meth:`Placement.renew_leases`) stops a table whose lease another process took.
 
 A table taken here is rebuilt from the database (:func:`~.resume.load_owner`) and started; what
@@ -115,15 +116,22 @@ class Placement:
 
     async def _processes(self) -> set[str]:
         """The room's live processes: alive by the database, and — with the bus — still
-        listening (Redis drops a dead process's subscription at once)."""
+        listening (Redis drops a dead process's subscription at once). One alive by the
+        database but gone from the bus (:attr:`.bus.Bus.gone`) is retired here: its tables are
+        free now, not once its lease runs out (its writes are fenced off all the same)."""
         alive = await leases.live_processes(self.db) | {self.me}
         if self.bus is None:
             return alive
         try:
-            return alive & ({self.me} | await self.bus.processes())
+            listening = {self.me} | await self.bus.processes()
         except Exception:
             log.warning("the bus does not answer; counting by the database alone")
             return alive
+        gone = (alive & self.bus.gone) - listening
+        if gone:
+            log.warning("processes gone from the bus: retired", extra={"processes": sorted(gone)})
+            await leases.retire(self.db, *gone)
+        return alive & listening
 
     async def _discover(self) -> None:
         looked = time.monotonic()
@@ -133,8 +141,8 @@ class Placement:
                     select(GameTable.id, GameTable.status).where(GameTable.status != "closed")
                 )
             ).all()
+        self.alive = await self._processes()  # first: it may free a gone process's tables
         holding = await leases.holders(self.db)
-        self.alive = await self._processes()
         where: dict[int, str | None] = {}
         free: list[int] = []
         for table_id, status in rows:
