@@ -45,7 +45,8 @@ WATCH_SECONDS = 0.25
 """How often a process looks who is listening on the bus (:meth:`Bus.watch`)."""
 GONE_SECONDS = 2 * RETRY_SECONDS
 """How long a process must be missing from the bus to count as gone: a live process whose
-connection broke listens again after :data:`RETRY_SECONDS` and a reconnection."""
+connection broke listens again sooner — it reconnects at once, and tries again after
+:data:`RETRY_SECONDS` if Redis did not answer."""
 
 Message = dict[str, Any]
 
@@ -210,8 +211,8 @@ class Bus:
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             try:
-                news = await self._look()
-            except (RedisError, OSError):
+                news = await self.look()
+            except Exception:  # Redis does not answer: the leases judge meanwhile
                 news = self._lost_sight()
             if news:
                 try:
@@ -219,7 +220,7 @@ class Bus:
                 except Exception:
                     log.exception("looking after a process left the bus failed")
 
-    async def _look(self) -> bool:
+    async def look(self) -> bool:
         """Who listens now, against the last look; whether a process went missing or gone."""
         listening = await self.processes()
         if self.me not in listening:  # off the bus itself, this process judges nobody
