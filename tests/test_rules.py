@@ -11,6 +11,7 @@ from thirteen.engine.royalties import EASTERN, MODERN, SEED_001
 from thirteen.engine.rules import (
     PRESETS,
     Rules,
+    bounds_of,
     fantasyland_cards_for,
     get_rules,
     rules_from_dict,
@@ -82,7 +83,7 @@ def test_overrides_are_validated_copies() -> None:
         ("ofc-pineapple", {"max_players": 4}, "4 players need 68 cards"),
         ("chinese-1-6", {"colour": "red"}, "no setting 'colour'"),
         ("chinese-1-6", {"scoring": "2-5"}, "scoring must be one of"),
-        ("chinese-1-6", {"surrender_cost": -1}, "at least 0"),
+        ("chinese-1-6", {"surrender_cost": -1}, "surrender_cost must be from 0 to 1,000 units"),
         ("chinese-1-6", {"surrender_cost": "3"}, "whole number"),
         ("chinese-1-6", {"surrender": "yes"}, "true or false"),
         ("chinese-1-6", {"fantasyland": True}, "Fantasyland is an OFC rule"),
@@ -96,10 +97,14 @@ def test_overrides_are_validated_copies() -> None:
         ("chinese-1-6", {"lowball_middle": True, "front_below_middle": True}, "lowball"),
         ("ofc", {"natural_payouts": {"dragon": 13}}, "Chinese Poker rule"),
         ("ofc", {"streets": [5, 1, 1]}, "place 7 cards"),
-        ("ofc", {"fantasyland_entry": {"QQ": 12}}, "at least 13"),
+        (
+            "ofc",
+            {"fantasyland_entry": {"QQ": 12}},
+            r"fantasyland_entry\['QQ'\] must be from 13 to 17",
+        ),
         ("ofc", {"fantasyland_entry": {"QQ": 18}}, "13 to 17 cards"),
         ("ofc", {"fantasyland_stay": {"side": "trips"}}, "rows front, middle, back"),
-        ("ofc", {"set_hand_seconds": 0}, "longer than 0"),
+        ("ofc", {"set_hand_seconds": 0}, "set_hand_seconds must be from 0.001 to 3,600 seconds"),
         ("ofc-pineapple-progressive", {"max_players": 4}, "players need"),
         ("ofc", {"lowball_middle": True}, "Chinese Poker variant"),
         ("ofc", {"discards_per_street": 1}, "more cards than it discards"),
@@ -112,6 +117,61 @@ def test_impossible_settings_are_refused_with_a_reason(
         get_rules(preset, overrides)
 
 
+@pytest.mark.parametrize(
+    ("preset", "overrides", "says"),
+    [
+        # what JSON (1e999, NaN, huge integers) hands a server: refused, naming key and range
+        (
+            "chinese-1-6",
+            {"set_hand_seconds": float("inf")},
+            "set_hand_seconds must be a finite number from 0.001 to 3,600 seconds, not inf",
+        ),
+        ("chinese-1-6", {"showdown_seconds": float("nan")}, "showdown_seconds must be a finite"),
+        ("chinese-1-6", {"sit_out_seconds": -float("inf")}, "from 0.001 to 86,400 seconds"),
+        ("chinese-1-6", {"sit_out_seconds": 10**400}, "not a number far too large"),
+        ("chinese-1-6", {"foul_penalty": 10**30}, "foul_penalty must be from 0 to 1,000 units"),
+        ("chinese-1-6", {"surrender_cost": 1001}, "surrender_cost must be from 0 to 1,000"),
+        ("chinese-1-6", {"surrender_cost": 2.5}, "surrender_cost must be a whole number"),
+        ("chinese-1-6", {"natural_payouts": {"dragon": 10**20}}, r"natural_payouts\['dragon'\]"),
+        ("chinese-1-6", {"royalties": {"front": {"trips": 1e999}}}, r"royalties.front\['trips'\]"),
+        ("chinese-1-6", {"royalties": {"back": {"quads": 10**19}}}, "from 0 to 1,000 units"),
+        ("chinese-1-6", {"royalties": {"x" * 10**5: {}}}, "rows front, middle and back, not"),
+        ("ofc", {"fantasyland_repeat_cards": 10**30}, "fantasyland_repeat_cards must be from 13"),
+        ("ofc", {"streets": [13] * 10**4}, "1 to 13 card counts"),
+        ("ofc", {"streets": [5, 10**30]}, "streets must be from 1 to 13 cards"),
+        ("ofc", {"discards_per_street": 10**30}, "discards_per_street must be from 0 to 12"),
+        ("chinese-1-6", {"max_players": 10**30}, "max_players must be from 2 to 4 players"),
+        ("chinese-1-6", {"name": "n" * 65}, "name must be a text of 1 to 64 characters"),
+        ("chinese-1-6", {"x" * 10**5: 1}, "There is no setting 'xxxx"),
+        ("chinese-1-6", {"fan_bonuses": [[{"a": [[[]]]}, 1]]}, "names hands in short texts"),
+        ("ofc", {"fantasyland_stay": {"front": ["trips"]}}, "must name a hand"),
+    ],
+)
+def test_every_number_is_finite_and_in_its_range(
+    preset: str, overrides: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(RulesConfigError, match=says) as refused:
+        get_rules(preset, overrides)
+    assert len(str(refused.value)) < 600  # a sentence (the settings listed at most)
+
+
+def test_every_numeric_setting_states_its_range() -> None:
+    """The schema is complete: a setting that holds numbers has its range as data, and
+    ``thirteen rules PRESET`` shows it; every preset lies within every range."""
+    numeric = {
+        f.name
+        for f in __import__("dataclasses").fields(Rules)
+        if any(word in f.type for word in ("int", "float", "Entries", "RoyaltyTable"))
+    }
+    assert numeric >= {"set_hand_seconds", "foul_penalty", "royalties", "streets"}
+    for name in numeric:
+        assert bounds_of(name) is not None, name
+    meanings = {row[0]: row[2] for row in get_rules("ofc").describe()}
+    assert meanings["set_hand_seconds"].endswith("(0.001 to 3,600 seconds)")
+    assert meanings["foul_penalty"].endswith("(0 to 1,000 units)")
+    assert bounds_of("scoring") is None
+
+
 def test_unknown_preset_lists_the_presets() -> None:
     with pytest.raises(RulesConfigError, match="Presets: chinese-1-6"):
         get_rules("holdem")
@@ -122,7 +182,7 @@ def test_rules_built_in_python_are_checked_too() -> None:
         Rules(game="ofc", streets=(5, 1, 1, 1, 1, 1, 1, 1, 1))
     with pytest.raises(RulesConfigError, match="scoring must be one of"):
         Rules(scoring="9-9")  # type: ignore[arg-type]
-    with pytest.raises(RulesConfigError, match="at least 0"):
+    with pytest.raises(RulesConfigError, match="from 0 to 1,000 units"):
         Rules(surrender_cost=-1)
     one_street = Rules(game="ofc", streets=(13,), natural_payouts=())
     assert one_street.cards_per_player == 13

@@ -190,12 +190,16 @@ def table_create(
 
 @table_app.command("close")
 def table_close(table_id: Annotated[int, typer.Argument(help="The table's id.")]) -> None:
-    """Close a table: the hand in play finishes, then everyone leaves with their chips."""
+    """Close a table: the hand in play finishes, then everyone leaves with their chips. A
+    broken table (set aside: its row could not be loaded) closes at once: every seat's chips
+    back to its wallet, a hand in play voided, a sit & go it played cancelled (buy-ins back)."""
     from sqlalchemy import update
 
+    from thirteen.engine.errors import RuleError
     from thirteen.server.db.models import GameTable
+    from thirteen.server.room import close_broken_table
 
-    async def close(db: Any) -> int:
+    async def close(db: Any) -> str | None:
         async with db.begin() as s:
             done = await s.execute(
                 update(GameTable)
@@ -206,11 +210,21 @@ def table_close(table_id: Annotated[int, typer.Argument(help="The table's id.")]
                 )
                 .values(status="closing")
             )
-            return int(done.rowcount)
+        if done.rowcount:
+            return f"Table {table_id} is closing."
+        try:
+            paid = await close_broken_table(db, table_id)
+        except RuleError:
+            return None
+        return (
+            f"Broken table {table_id} is closed: {sum(paid.values()):,} chips back to "
+            f"{len(paid)} account{'s' if len(paid) != 1 else ''}."
+        )
 
-    if not _with_db(close):
+    said = _with_db(close)
+    if said is None:
         fail(f"There is no open table {table_id} (a sit & go's table closes when it ends).")
-    print(f"Table {table_id} is closing.")
+    print(said)
 
 
 @table_app.command("list")
@@ -218,7 +232,8 @@ def table_list(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     closed: Annotated[bool, typer.Option("--closed", help="Closed tables too.")] = False,
 ) -> None:
-    """The room's tables, and which of its processes runs each now (by its lease)."""
+    """The room's tables, and which of its processes runs each now (by its lease); a broken
+    one (set aside: its row could not be loaded) with the reason."""
     from sqlalchemy import select
 
     from thirteen.server.db.models import GameTable, Sitting
@@ -247,6 +262,7 @@ def table_list(
                 "taken": taken.get(t.id, 0),
                 "process": running.get(t.id),
                 "lease_token": t.lease_token,
+                "broken_reason": t.broken_reason,
             }
             for t in tables
         ]
@@ -262,6 +278,8 @@ def table_list(
             f"{t['id']:>5}  {t['preset']:<24} {t['status']:<8} {t['taken']}/{t['seats']} seated  "
             f"{t['process'] or '(no process)'}  {t['name']}"
         )
+        if t["status"] == "broken":
+            print(f"       set aside: {t['broken_reason']} (thirteen admin table close {t['id']})")
 
 
 def _overrides(items: list[str] | None) -> dict[str, Any]:

@@ -1,7 +1,10 @@
 """Variants are data: one frozen :class:`Rules` value holds every table setting.
 
 Presets are named (:data:`PRESETS`); any setting can be overridden, and an impossible combination
-is refused with a reason.
+is refused with a reason. Every number a setting holds has its range as data, in the field's
+metadata (:func:`bounds_of`): finite, within it, or refused with a sentence naming the setting
+and its range — one schema for every place rules enter (the room's tables, practice runs, sit &
+gos, events, a history read back).
 
 >>> rules = get_rules("chinese-2-4")
 >>> rules.scoring, rules.surrender_cost
@@ -16,6 +19,7 @@ is refused with a reason.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
@@ -56,8 +60,62 @@ _SCORING_BONUSES: dict[str, tuple[int, int]] = {
 }
 
 
-def _doc(text: str) -> dict[str, str]:
-    return {"doc": text}
+@dataclass(frozen=True)
+class Bounds:
+    """The range of a setting's number (or of each number in it), ends included."""
+
+    low: float
+    high: float
+    unit: str
+    whole: bool = True
+    """Whole numbers only (else any finite number)."""
+
+    def text(self) -> str:
+        """``'0.001 to 3,600 seconds'``."""
+        return f"{_number(self.low)} to {_number(self.high)} {self.unit}"
+
+    def check(self, key: str, value: Any, code: str = "bad_rules") -> Any:
+        """``value`` if it is a finite number of the right kind within the range; else a
+        :class:`RulesConfigError` (``code``) naming ``key`` and the range."""
+        try:
+            return self._check(key, value)
+        except RulesConfigError as e:
+            raise RulesConfigError(code, e.message) from None
+
+    def _check(self, key: str, value: Any) -> Any:
+        kind = "a whole number" if self.whole else "a number"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _fail(f"{key} must be {kind} from {self.text()}, not {_shown(value)}.")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _fail(f"{key} must be a finite number from {self.text()}, not {_shown(value)}.")
+        if self.whole and not isinstance(value, int):
+            raise _fail(f"{key} must be a whole number from {self.text()}, not {_shown(value)}.")
+        if not self.low <= value <= self.high:
+            raise _fail(f"{key} must be from {self.text()}, not {_shown(value)}.")
+        return value if self.whole else float(value)
+
+
+def _number(x: float) -> str:
+    """``3,600``, ``0.01``, ``1,000,000,000,000``: a bound as a person reads it."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,g}"
+
+
+PLAYERS = Bounds(2, 4, "players")
+UNITS = Bounds(0, 1000, "units")
+"""What a player pays or earns for one thing (a royalty, a natural, a foul, a surrender): a
+thousand units is far above any real game, and keeps every hand's points well inside a 64-bit
+database column whatever a point is worth."""
+STREET_CARDS = Bounds(1, 13, "cards")
+DISCARDS = Bounds(0, 12, "cards")
+FANTASYLAND_CARDS = Bounds(13, 17, "cards")
+TIMER = Bounds(0.001, 3600, "seconds", whole=False)
+SIT_OUT = Bounds(0.001, 86_400, "seconds", whole=False)
+NAME_LENGTH = 64
+"""The most characters in a rule set's name."""
+
+
+def _doc(text: str, bounds: Bounds | None = None) -> dict[str, Any]:
+    return {"doc": text} if bounds is None else {"doc": text, "bounds": bounds}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,13 +128,13 @@ class Rules:
 
     name: str = field(default="custom", metadata=_doc("Preset name (or 'custom')."))
     game: Game = field(default="chinese", metadata=_doc("chinese (13 at once) or ofc (streets)."))
-    min_players: int = field(default=2, metadata=_doc("Fewest players for a deal."))
-    max_players: int = field(default=4, metadata=_doc("Most players at the table."))
+    min_players: int = field(default=2, metadata=_doc("Fewest players for a deal.", PLAYERS))
+    max_players: int = field(default=4, metadata=_doc("Most players at the table.", PLAYERS))
     scoring: Scoring = field(
         default="1-6",
         metadata=_doc("Row scoring: 1-6 (+3 scoop), 2-4 (+1 overall), 1-4 (+1 scoop), 1-3."),
     )
-    royalties: RoyaltyTable = field(default=EASTERN, metadata=_doc("Royalty units per row."))
+    royalties: RoyaltyTable = field(default=EASTERN, metadata=_doc("Royalty units per row.", UNITS))
     royalty_mode: RoyaltyMode = field(
         default="winner",
         metadata=_doc(
@@ -86,15 +144,16 @@ class Rules:
     )
     natural_payouts: Entries = field(
         default=DEFAULT_NATURAL_PAYOUTS,
-        metadata=_doc("Naturals that may be declared and what each opponent pays for them."),
+        metadata=_doc("Naturals that may be declared and what each opponent pays for them.", UNITS),
     )
     surrender: bool = field(default=True, metadata=_doc("Whether a player may surrender."))
     surrender_cost: int = field(
-        default=3, metadata=_doc("What a surrenderer pays each opponent still in the hand.")
+        default=3,
+        metadata=_doc("What a surrenderer pays each opponent still in the hand.", UNITS),
     )
     foul_penalty: int | None = field(
         default=None,
-        metadata=_doc("What a fouled hand pays each clean opponent; none = a scoop."),
+        metadata=_doc("What a fouled hand pays each clean opponent; none = a scoop.", UNITS),
     )
     lowball_middle: bool = field(
         default=False, metadata=_doc("Middle ranked 2-7 lowball; legal when back ≥ front.")
@@ -108,37 +167,53 @@ class Rules:
         metadata=_doc("OFC: sequential (each sees earlier placements) or simultaneous."),
     )
     streets: tuple[int, ...] = field(
-        default=(13,), metadata=_doc("Cards dealt to each player on each street.")
+        default=(13,), metadata=_doc("Cards dealt to each player on each street.", STREET_CARDS)
     )
     discards_per_street: int = field(
-        default=0, metadata=_doc("Cards discarded face down on every street after the first.")
+        default=0,
+        metadata=_doc("Cards discarded face down on every street after the first.", DISCARDS),
     )
     fantasyland: bool = field(default=False, metadata=_doc("Whether fantasyland is played."))
     fantasyland_entry: Entries = field(
         default=(),
-        metadata=_doc("Front needed to enter fantasyland, and how many cards it deals."),
+        metadata=_doc(
+            "Front needed to enter fantasyland, and how many cards it deals.", FANTASYLAND_CARDS
+        ),
     )
     fantasyland_stay: tuple[tuple[str, str], ...] = field(
         default=(),
         metadata=_doc("Row and hand that keep a player in fantasyland (any one suffices)."),
     )
     fantasyland_repeat_cards: int | None = field(
-        default=None, metadata=_doc("Cards dealt on a repeat fantasyland; none = as on entry.")
+        default=None,
+        metadata=_doc(
+            "Cards dealt on a repeat fantasyland; none = as on entry.", FANTASYLAND_CARDS
+        ),
     )
     fantasyland_freezes_button: bool = field(
         default=True, metadata=_doc("The button does not move on a fantasyland hand.")
     )
     fan_bonuses: Entries = field(
         default=(),
-        metadata=_doc("Bonus each other player pays for a strong front (Open Face Cards' 'fan')."),
+        metadata=_doc(
+            "Bonus each other player pays for a strong front (Open Face Cards' 'fan').", UNITS
+        ),
     )
-    set_hand_seconds: float = field(default=90, metadata=_doc("Time to set 13 cards."))
-    first_street_seconds: float = field(default=30, metadata=_doc("Time for an OFC first street."))
-    street_seconds: float = field(default=15, metadata=_doc("Time for each later OFC street."))
-    fantasyland_seconds: float = field(default=90, metadata=_doc("Time to set a fantasyland."))
-    showdown_seconds: float = field(default=8, metadata=_doc("How long the showdown is shown."))
+    set_hand_seconds: float = field(default=90, metadata=_doc("Time to set 13 cards.", TIMER))
+    first_street_seconds: float = field(
+        default=30, metadata=_doc("Time for an OFC first street.", TIMER)
+    )
+    street_seconds: float = field(
+        default=15, metadata=_doc("Time for each later OFC street.", TIMER)
+    )
+    fantasyland_seconds: float = field(
+        default=90, metadata=_doc("Time to set a fantasyland.", TIMER)
+    )
+    showdown_seconds: float = field(
+        default=8, metadata=_doc("How long the showdown is shown.", TIMER)
+    )
     sit_out_seconds: float = field(
-        default=600, metadata=_doc("Sit-out time before a player is unseated.")
+        default=600, metadata=_doc("Sit-out time before a player is unseated.", SIT_OUT)
     )
 
     def __post_init__(self) -> None:
@@ -210,7 +285,7 @@ class Rules:
             if key not in _FIELDS:
                 raise RulesConfigError(
                     "bad_rules",
-                    f"There is no setting {key!r}. Settings: {', '.join(_FIELDS)}.",
+                    f"There is no setting {_shown(key)}. Settings: {', '.join(_FIELDS)}.",
                 )
             changes[key] = _convert(key, value)
         if "name" not in changes and changes:
@@ -252,27 +327,57 @@ class Rules:
                 shown = "yes" if value else "no"
             else:
                 shown = str(value)
-            rows.append((f.name, shown or "none", f.metadata.get("doc", "")))
+            meaning = f.metadata.get("doc", "")
+            bounds = bounds_of(f.name)
+            if bounds is not None:
+                meaning = f"{meaning} ({bounds.text()})"
+            rows.append((f.name, shown or "none", meaning))
         return rows
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 _PAIR_FIELDS = ("natural_payouts", "fantasyland_entry", "fantasyland_stay", "fan_bonuses")
+_MOST_ENTRIES = 64
+"""The most entries a setting's map (or list) may hold: a royalty row names at most a few dozen
+hands, the streets at most 13."""
+
+
+def bounds_of(name: str) -> Bounds | None:
+    """The range of setting ``name``'s number, or of each number in it (``None``: no number)."""
+    bounds = _FIELDS[name].metadata.get("bounds")
+    return bounds if isinstance(bounds, Bounds) else None
 
 
 def _fail(message: str) -> RulesConfigError:
     return RulesConfigError("bad_rules", message)
 
 
-def _int(key: str, value: Any, *, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(f"{key} must be a whole number, not {value!r}.")
-    if value < minimum:
-        raise _fail(f"{key} must be at least {minimum}, not {value}.")
-    return value
+def _shown(value: Any) -> str:
+    """A value as a refusal shows it: short whatever it is (a huge number, a long text, a deep
+    object are named, not printed)."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "none"}[value]
+    if isinstance(value, int):
+        return str(value) if abs(value) < 10**15 else "a number far too large"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return quote(value, mark="'")
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return "a value of another kind"
 
 
-def _entries_value(key: str, value: Any, *, minimum: int = 0) -> Entries:
+def _bounded(key: str, value: Any) -> Any:
+    """``value`` checked against setting ``key``'s range (its name in the sentence)."""
+    bounds = bounds_of(key.split("[")[0].split(".")[0])
+    assert bounds is not None, key
+    return bounds.check(key, value)
+
+
+def _entries_value(key: str, value: Any) -> Entries:
     if isinstance(value, Mapping):
         items = list(value.items())
     elif isinstance(value, list | tuple) and all(
@@ -281,66 +386,84 @@ def _entries_value(key: str, value: Any, *, minimum: int = 0) -> Entries:
         items = [tuple(v) for v in value]
     else:
         raise _fail(f"{key} must map names to whole numbers, e.g. {{'QQ': 1}}.")
-    return tuple(sorted((str(k), _int(f"{key}[{k}]", v, minimum=minimum)) for k, v in items))
+    if len(items) > _MOST_ENTRIES:
+        raise _fail(f"{key} holds at most {_MOST_ENTRIES} entries, not {len(items)}.")
+    for name, _ in items:
+        if not isinstance(name, str) or len(name) > 32:
+            raise _fail(f"{key} names hands in short texts, not {_shown(name)}.")
+    return tuple(sorted((k, _bounded(f"{key}[{k!r}]", v)) for k, v in items))
+
+
+def _royalties_value(value: Any) -> RoyaltyTable:
+    if isinstance(value, str):
+        if value not in ROYALTY_TABLES:
+            raise _fail(
+                f"Unknown royalty table {_shown(value)}; known: {', '.join(ROYALTY_TABLES)}."
+            )
+        return ROYALTY_TABLES[value]
+    if isinstance(value, RoyaltyTable):
+        table = value
+    elif isinstance(value, Mapping):
+        rows = {}
+        for row, entries in value.items():
+            if row not in ("front", "middle", "back", "top", "bottom"):
+                raise _fail(f"A royalty table has rows front, middle and back, not {_shown(row)}.")
+            if not isinstance(entries, Mapping):
+                raise _fail(f"The {_shown(row)} royalties must map hand names to units.")
+            rows[row] = dict(_entries_value(f"royalties.{row}", entries))
+        table = RoyaltyTable.from_dict(rows)
+    else:
+        raise _fail("royalties must be a table name or {front: {…}, middle: {…}, back: {…}}.")
+    for row in ROWS:  # (a table built in Python gets the same range as one from JSON)
+        for label, units in getattr(table, row):
+            _bounded(f"royalties.{row}[{label!r}]", units)
+    return table
 
 
 def _convert(key: str, value: Any) -> Any:
-    """Turn a JSON-shaped value into the field's type, or refuse it with a sentence."""
+    """Turn a JSON-shaped value into the field's type, or refuse it with a sentence that names
+    the setting (and its range, for a number)."""
     kind = _FIELDS[key].type
     if key == "royalties":
-        if isinstance(value, str):
-            if value not in ROYALTY_TABLES:
-                raise _fail(f"Unknown royalty table {value!r}; known: {', '.join(ROYALTY_TABLES)}.")
-            return ROYALTY_TABLES[value]
-        if isinstance(value, RoyaltyTable):
-            return value
-        if not isinstance(value, Mapping):
-            raise _fail("royalties must be a table name or {front: {…}, middle: {…}, back: {…}}.")
-        return RoyaltyTable.from_dict(value)
-    if key in ("natural_payouts", "fan_bonuses"):
+        return _royalties_value(value)
+    if key in ("natural_payouts", "fan_bonuses", "fantasyland_entry"):
         return _entries_value(key, value)
-    if key == "fantasyland_entry":
-        return _entries_value(key, value, minimum=13)
     if key == "fantasyland_stay":
-        if not isinstance(value, Mapping):
+        if not isinstance(value, Mapping) or len(value) > len(ROWS):
             raise _fail("fantasyland_stay must map rows to hands, e.g. {'front': 'trips'}.")
-        return tuple(sorted((str(k), str(v)) for k, v in value.items()))
+        for row, label in value.items():
+            if not isinstance(label, str) or len(label) > 32:
+                raise _fail(f"fantasyland_stay[{_shown(row)}] must name a hand, e.g. 'trips'.")
+        return tuple(sorted((str(k), v) for k, v in value.items()))
     if key == "streets":
-        if not isinstance(value, list | tuple) or not value:
-            raise _fail("streets must be a list of card counts, e.g. [5, 3, 3, 3, 3].")
-        return tuple(_int("streets", v, minimum=1) for v in value)
+        if not isinstance(value, list | tuple) or not 1 <= len(value) <= 13:
+            raise _fail("streets must be a list of 1 to 13 card counts, e.g. [5, 3, 3, 3, 3].")
+        return tuple(_bounded("streets", v) for v in value)
     if kind in ("bool",):
         if not isinstance(value, bool):
-            raise _fail(f"{key} must be true or false, not {value!r}.")
+            raise _fail(f"{key} must be true or false, not {_shown(value)}.")
         return value
-    if kind == "int":
-        return _int(key, value)
+    if kind in ("int", "float"):
+        return _bounded(key, value)
     if kind == "int | None":
-        return None if value is None else _int(key, value)
-    if kind == "float":
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _fail(f"{key} must be a number of seconds, not {value!r}.")
-        return float(value)
+        return None if value is None else _bounded(key, value)
     if kind == "str":
-        if not isinstance(value, str) or not value:
-            raise _fail(f"{key} must be a non-empty text.")
+        if not isinstance(value, str) or not 1 <= len(value.strip()) <= NAME_LENGTH:
+            raise _fail(f"{key} must be a text of 1 to {NAME_LENGTH} characters.")
         return value
     # Literal-typed fields: the allowed words come from the annotation.
     options = {"Game": Game, "Scoring": Scoring, "RoyaltyMode": RoyaltyMode, "TurnOrder": TurnOrder}
     allowed = get_args(options[str(kind)])
     if value not in allowed:
-        raise _fail(f"{key} must be one of {', '.join(allowed)}; {value!r} is not.")
+        raise _fail(f"{key} must be one of {', '.join(allowed)}; {_shown(value)} is not.")
     return value
 
 
 def _validate(r: Rules) -> None:
     """Refuse settings that cannot work together, with the reason."""
     for f in dataclasses.fields(r):
-        value = getattr(r, f.name)
-        if f.name in ("royalties",):
-            continue
         # Values built in Python (not via with_overrides) get the same checks as JSON input.
-        _convert(f.name, _jsonish(f.name, value))
+        _convert(f.name, _jsonish(f.name, getattr(r, f.name)))
     r.royalties.validate()
     if not 2 <= r.min_players <= r.max_players <= 4:
         raise _fail(
@@ -353,16 +476,6 @@ def _validate(r: Rules) -> None:
     for label, _ in r.fan_bonuses:
         if label not in known_labels(3):
             raise _fail(f"No front hand is called {label!r} (fan_bonuses).")
-    for secs in (
-        r.set_hand_seconds,
-        r.first_street_seconds,
-        r.street_seconds,
-        r.fantasyland_seconds,
-        r.showdown_seconds,
-        r.sit_out_seconds,
-    ):
-        if secs <= 0:
-            raise _fail("Every timer must be longer than 0 seconds.")
     if r.lowball_middle and r.front_below_middle:
         raise _fail("A lowball middle cannot also be required to beat the front.")
 

@@ -38,20 +38,21 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.bots.registry import NAMES
-from thirteen.engine.errors import RuleError
+from thirteen.engine.errors import RuleError, quote
 from thirteen.engine.history import snapshot_to_json
-from thirteen.engine.rules import PRESETS, Rules, get_rules, rules_from_dict
-from thirteen.engine.state import new_table
-from thirteen.server.competitions import practice
+from thirteen.engine.rules import PRESETS, Bounds, Rules, get_rules, rules_from_dict
+from thirteen.engine.state import TableState, new_table
+from thirteen.engine.table import MAX_POINT_VALUE
+from thirteen.server.competitions import practice, tournaments
 from thirteen.server.competitions.events import DuplicateHook
 from thirteen.server.competitions.events.clock import EventClock
 from thirteen.server.competitions.tournaments import TournamentHook
-from thirteen.server.db.models import GameTable, Meta
+from thirteen.server.db.models import LIVE, GameTable, Meta
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
 from thirteen.server.money.accounts import Accounts
 from thirteen.server.settings import Settings
-from thirteen.server.tables import leases
+from thirteen.server.tables import broken, leases
 from thirteen.server.tables.bus import Bus, BusError, Message
 from thirteen.server.tables.lobby import LobbyFeed
 from thirteen.server.tables.owner import TableOwner
@@ -94,23 +95,9 @@ async def insert_table(
     ``holder``, the process of that name, which holds its lease from the start.
     ``with_table(session, table_id)`` writes what belongs with it in the same transaction
     (a practice run's row), so neither is ever written without the other."""
-    if spec.bot_level not in NAMES:
-        raise RuleError("bad_table", f"Bots are {', '.join(NAMES)}, not {spec.bot_level!r}.")
-    if spec.unit < 1:
-        raise RuleError("bad_table", "A point must be worth at least one chip.")
-    rules = get_rules(spec.preset, spec.overrides)
-    seats = spec.seats or rules.max_players
-    min_buy_in = spec.min_buy_in or 50 * spec.unit
-    max_buy_in = spec.max_buy_in or 200 * spec.unit
-    state = new_table(
-        rules, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, point_value=spec.unit
-    )
-    if not 0 <= spec.time_bank_seconds <= 600 or not 1 <= spec.sit_out_hands <= 100:
-        raise RuleError(
-            "bad_table", "A time bank holds 0 to 600 seconds; players may sit out 1 to 100 hands."
-        )
-    if not 0 <= spec.bots <= seats:
-        raise RuleError("bad_table", f"A table of {seats} seats holds 0 to {seats} bots.")
+    rules, state = _checked(spec)
+    seats = state.config.seats
+    min_buy_in, max_buy_in = state.config.min_buy_in, state.config.max_buy_in
     name = (spec.name or f"{rules.name} table").strip()[:64]
     async with db.begin() as s:
         row = GameTable(
@@ -140,8 +127,51 @@ async def insert_table(
     return row.id
 
 
+CHIPS = Bounds(1, MAX_POINT_VALUE, "chips")
+"""A point's worth and a buy-in (the engine's bound on a point's worth)."""
+TIME_BANK = Bounds(0, 600, "seconds", whole=False)
+SIT_OUT_HANDS = Bounds(1, 100, "hands")
+
+
+def _checked(spec: TableSpec) -> tuple[Rules, TableState]:
+    """The table's rules and its empty state, every number of ``spec`` checked (finite, in its
+    range) — or :class:`RuleError` naming the number and its range, before anything is written."""
+    if spec.bot_level not in NAMES:
+        raise RuleError("bad_table", f"Bots are {', '.join(NAMES)}, not {quote(spec.bot_level)}.")
+    rules = get_rules(spec.preset, spec.overrides)  # unknown_rules, bad_rules: the engine's
+    unit = CHIPS.check("unit", spec.unit, "bad_table")
+    seats = Bounds(2, rules.max_players, "seats").check(
+        "seats", spec.seats or rules.max_players, "bad_table"
+    )
+    min_buy_in = CHIPS.check("min_buy_in", spec.min_buy_in or 50 * unit, "bad_table")
+    max_buy_in = CHIPS.check("max_buy_in", spec.max_buy_in or 200 * unit, "bad_table")
+    TIME_BANK.check("time_bank_seconds", spec.time_bank_seconds, "bad_table")
+    SIT_OUT_HANDS.check("sit_out_hands", spec.sit_out_hands, "bad_table")
+    Bounds(0, seats, "bots").check("bots", spec.bots, "bad_table")
+    state = new_table(
+        rules, seats=seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, point_value=unit
+    )
+    return rules, state
+
+
 AlsoWrite = Callable[[AsyncSession, int], Awaitable[None]] | None
 """What to write with a new table, in its transaction (given the session and the table's id)."""
+
+
+async def close_broken_table(db: Database, table_id: int) -> dict[int, int]:
+    """Close a table set aside as broken (:mod:`thirteen.server.tables.broken`) in one
+    transaction: every seat's chips back to its wallet, a hand in play voided, and a sit & go
+    it played cancelled with every buy-in back. What each account got back from the seats;
+    :class:`RuleError` ``no_table`` when the table is not broken."""
+    try:
+        async with db.begin() as s:
+            paid = await broken.close_broken(s, table_id)
+            row = await s.get_one(GameTable, table_id)
+            if row.tournament_id is not None:
+                await tournaments.cancel_in(s, row.tournament_id)
+    except broken.NotBrokenError:
+        raise RuleError("no_table", f"There is no broken table {table_id}.") from None
+    return paid
 
 
 async def _seat_bots(accounts: Accounts, owner: TableOwner, wanted: int) -> None:
@@ -334,6 +364,12 @@ class Room:
                 raise _tournament_table()
             await owner.submit(Request("close"))
             return
+        if owner is None:
+            async with self.db.begin() as s:
+                status = await s.scalar(select(GameTable.status).where(GameTable.id == table_id))
+            if status == "broken":
+                await close_broken_table(self.db, table_id)
+                return
         async with self.db.begin() as s:
             row = await s.get(GameTable, table_id)
             if owner is not None or row is None or row.status != "open":
@@ -385,7 +421,7 @@ class Room:
             row = (
                 await s.execute(
                     select(GameTable.rules).where(
-                        GameTable.id == table_id, GameTable.status != "closed"
+                        GameTable.id == table_id, GameTable.status.in_(LIVE)
                     )
                 )
             ).first()
@@ -446,4 +482,4 @@ class Room:
         self.sessions.reset()
 
 
-__all__ = ["Room", "TableSpec", "insert_table"]
+__all__ = ["Room", "TableSpec", "close_broken_table", "insert_table"]

@@ -217,8 +217,16 @@ async def _register(s: AsyncSession, tournament_id: int, user_id: int) -> int | 
 
 
 async def _start(s: AsyncSession, row: Tournament) -> int:
-    """The seats are full: write the tournament's table and mark it running."""
-    rules = get_rules(row.preset, _overrides(row))
+    """The seats are full: write the tournament's table and mark it running (refused — and
+    with it the registration that filled the seats, buy-in and all — when its stored rules
+    cannot be played, as a row written before today's schema may hold)."""
+    try:
+        rules = get_rules(row.preset, _overrides(row))
+    except RuleError as e:
+        raise _bad(
+            f"Sit & go {row.id} cannot start: its rules are refused ({e.message}) An "
+            "administrator can cancel it; every buy-in goes back."
+        ) from None
     state = new_table(
         rules,
         seats=row.seats,
@@ -312,6 +320,25 @@ async def cancel(db: Database, tournament_id: int) -> None:
         row.finished_at = time.time()
 
 
+async def cancel_in(s: AsyncSession, tournament_id: int) -> None:
+    """Cancel a running sit & go whose table could not go on (its row was set aside as broken
+    and an operator closed it), in the caller's transaction: every entrant's buy-in back, as
+    if it had never started — nobody won it."""
+    row = await _locked(s, tournament_id)
+    if row.status != "running":
+        return
+    entries = (
+        await s.scalars(
+            select(TournamentEntry).where(TournamentEntry.tournament_id == tournament_id, ACTIVE)
+        )
+    ).all()
+    for entry in entries:
+        await _refund(s, row, entry)
+    row.status = "cancelled"
+    row.finished_at = time.time()
+    log.info("sit & go cancelled: its table was broken", extra={"tournament": row.id})
+
+
 async def add_bots(
     db: Database, accounts: Accounts, tournament_id: int, count: int | None = None
 ) -> int | None:
@@ -394,7 +421,7 @@ async def standings(db: Database, tournament_id: int, live: TableState | None) -
         state = live
         if state is None and row.table_id is not None:
             table = await s.get(GameTable, row.table_id)
-            if table is not None:
+            if table is not None and table.status != "broken":  # (set aside: unreadable)
                 state = snapshot_from_json(json.loads(table.snapshot))
     return _standings_json(row, [(e, name, role) for e, name, role in entries], state)
 
@@ -636,6 +663,7 @@ __all__ = [
     "TournamentSpec",
     "add_bots",
     "cancel",
+    "cancel_in",
     "create_tournament",
     "default_payouts",
     "listing",

@@ -124,6 +124,10 @@ class KnownAddress(Base):
     last_at: Mapped[float] = mapped_column(Float)
 
 
+LIVE = ("open", "closing")
+"""The statuses of a table a room runs (a ``closed`` table is over, a ``broken`` one set aside)."""
+
+
 class GameTable(Base):
     """A table an admin opened: its rules (the engine's full settings), stakes and seats.
 
@@ -151,6 +155,10 @@ class GameTable(Base):
     sit_out_hands: Mapped[int] = mapped_column(Integer, default=3)
     """Hands a player may sit out before their seat is given up and their chips returned."""
     status: Mapped[str] = mapped_column(String(16), default="open")
+    """``open``, ``closing`` (after the hand in play), ``closed``; or ``broken``: set aside
+    because its row could not be loaded (:data:`LIVE` are the statuses a room runs)."""
+    broken_reason: Mapped[str | None] = mapped_column(Text, default=None)
+    """Why a ``broken`` table could not be loaded (else ``None``)."""
     created_at: Mapped[float] = mapped_column(Float)
     snapshot: Mapped[str] = mapped_column(Text)
     snapshot_state_id: Mapped[int] = mapped_column(Integer, default=0)
@@ -166,7 +174,7 @@ class GameTable(Base):
     """The duplicate team event this table plays a round of (points, not money)."""
 
     __table_args__ = (
-        CheckConstraint("status IN ('open', 'closing', 'closed')", name="table_status"),
+        CheckConstraint("status IN ('open', 'closing', 'closed', 'broken')", name="table_status"),
     )
 
 

@@ -28,11 +28,11 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from thirteen.server.db.models import DuplicateEvent, Tournament, User
+from thirteen.server.db.models import DuplicateEvent, GameTable, Tournament, User
 from thirteen.server.db.writer import GroupWriter
 
 T = TypeVar("T")
-Lockable = TypeVar("Lockable", Tournament, DuplicateEvent, User)
+Lockable = TypeVar("Lockable", Tournament, DuplicateEvent, GameTable, User)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 

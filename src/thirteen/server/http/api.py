@@ -46,6 +46,7 @@ STATUS_BY_CODE = {
     "not_your_turn": 409,
     "no_hint": 409,
     "moving": 409,
+    "table_broken": 409,
     "no_tournament": 404,
     "tournament_full": 409,
     "already_registered": 409,

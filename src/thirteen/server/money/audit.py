@@ -11,7 +11,9 @@
   cancelled one has no entrants left; a running one's table is not closed; its table holds
   every tournament chip dealt out (starting stack × entrants) after each hand;
 - duplicate events: every hand at an event's table was dealt its group's deal (the one deck
-  and salts its three tables share), and a running event has its round's tables.
+  and salts its three tables share), and a running event has its round's tables;
+- broken tables: a table set aside because its row could not be loaded is flagged, with the
+  chips its seats hold, until an operator closes it (``thirteen admin table close``).
 """
 
 from __future__ import annotations
@@ -101,11 +103,23 @@ async def audit(db: Database) -> AuditReport:
                 report.problems.append(
                     f"escrow {escrow.name} holds {escrow.balance} chips but its seat was left"
                 )
+        held: dict[int, tuple[int, int]] = {}
+        balances = {e.id: e.balance for e in escrows}
         for sitting in (await s.scalars(select(Sitting).where(Sitting.closed_at.is_(None)))).all():
             table = tables.get(sitting.table_id)
             if table is None or table.status == "closed":
                 report.problems.append(
                     f"table {sitting.table_id} is closed but seat {sitting.seat} is still taken"
+                )
+            seats, chips = held.get(sitting.table_id, (0, 0))
+            held[sitting.table_id] = (seats + 1, chips + balances.get(sitting.escrow_id, 0))
+        for table in tables.values():
+            if table.status == "broken":
+                seats, chips = held.get(table.id, (0, 0))
+                report.problems.append(
+                    f"table {table.id} is broken ({table.broken_reason}): set aside with "
+                    f"{chips:,} chips held for {seats} seats; thirteen admin table close "
+                    f"{table.id} gives them back"
                 )
         report.problems.extend(await _tournaments(s, tables))
         report.problems.extend(await _events(s, {h.id: h for h in hands}))
@@ -187,7 +201,7 @@ async def _tournaments(s: AsyncSession, tables: dict[int, GameTable]) -> list[st
             if places and places != list(range(len(entries) - len(places) + 1, len(entries) + 1)):
                 problems.append(f"{where}: places so far {places} are not the last ones")
         table = tables.get(row.table_id) if row.table_id is not None else None
-        if table is not None:
+        if table is not None and table.status != "broken":  # (a broken one is flagged above)
             state = snapshot_from_json(json.loads(table.snapshot))
             seated = [seat.stack for seat in state.seats if seat is not None]
             stacks = sum(seated)

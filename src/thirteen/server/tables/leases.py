@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.selectable import Exists
 
-from thirteen.server.db.models import GameTable, RoomProcess
+from thirteen.server.db.models import LIVE, GameTable, RoomProcess
 from thirteen.server.db.session import Database
 
 _TABLES = cast(Table, GameTable.__table__)
@@ -89,13 +89,13 @@ async def live_processes(db: Database) -> set[str]:
 
 
 async def holders(db: Database) -> dict[int, str | None]:
-    """Every open table's process now (``None``: nobody alive holds it)."""
+    """Every open (or closing) table's process now (``None``: nobody alive holds it)."""
     now = time.time()
     async with db.begin() as s:
         rows = await s.execute(
             select(GameTable.id, GameTable.lease_owner, RoomProcess.alive_until)
             .outerjoin(RoomProcess, RoomProcess.name == GameTable.lease_owner)
-            .where(GameTable.status != "closed")
+            .where(GameTable.status.in_(LIVE))
         )
         return {
             int(table_id): owner if owner is not None and (until or 0.0) >= now else None
@@ -111,7 +111,7 @@ async def acquire(db: Database, table_id: int, me: str) -> int | None:
             update(GameTable)
             .where(
                 GameTable.id == table_id,
-                GameTable.status != "closed",
+                GameTable.status.in_(LIVE),
                 or_(
                     GameTable.lease_owner.is_(None),
                     GameTable.lease_owner == me,

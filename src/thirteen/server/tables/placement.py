@@ -10,7 +10,8 @@ once its lease runs out — and passes on closings; renewing the leases
 
 A table taken here is rebuilt from the database (:func:`~.resume.load_owner`) and started; what
 it needs from its competition (its hook and gate) the room gives it, through ``attach``, so this
-module imports no competition.
+module imports no competition. A table whose row cannot be loaded is set aside
+(:mod:`.broken`) and the look goes on: no stored row stops the room.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy import select
 
+from thirteen.engine.errors import RuleError
 from thirteen.engine.state import Phase
-from thirteen.server.db.models import GameTable, RoomProcess
+from thirteen.server.db.models import LIVE, GameTable, RoomProcess
 from thirteen.server.db.session import Database
 from thirteen.server.metrics import Metrics
 from thirteen.server.settings import Settings
-from thirteen.server.tables import leases
+from thirteen.server.tables import broken, leases
 from thirteen.server.tables.bus import Bus
 from thirteen.server.tables.lobby import LobbyFeed
 from thirteen.server.tables.owner import TableOwner
@@ -138,7 +140,7 @@ class Placement:
         async with self.db.begin() as s:
             rows = (
                 await s.execute(
-                    select(GameTable.id, GameTable.status).where(GameTable.status != "closed")
+                    select(GameTable.id, GameTable.status).where(GameTable.status.in_(LIVE))
                 )
             ).all()
         self.alive = await self._processes()  # first: it may free a gone process's tables
@@ -161,8 +163,11 @@ class Placement:
         for table_id in free:
             if self._running() >= share:
                 break
-            if await self._take(table_id):
-                where[table_id] = self.me
+            try:
+                if await self._take(table_id):
+                    where[table_id] = self.me
+            except Exception:  # (the database away, say): the next look tries it again
+                log.exception("taking a table failed; trying again", extra={"table": table_id})
         if not free and len(self.alive) > 1:
             for table_id in await self._shed(share):
                 where[table_id] = None
@@ -208,17 +213,28 @@ class Placement:
         async with self._discovering:
             table_id = await write()
             owner = self.owners.get(table_id) or await self._take(table_id)
-        assert owner is not None  # its lease is this process's from the start
+        if owner is None:  # its lease is this process's from the start: it was set aside
+            raise RuleError(
+                "table_broken",
+                f"Table {table_id} was written but could not be started, so it was set aside "
+                "for an administrator; nothing of yours was taken.",
+            )
         return owner
 
     async def _take(self, table_id: int) -> TableOwner | None:
-        """Take the table's lease and run it here (``None``: another process has it)."""
+        """Take the table's lease and run it here (``None``: another process has it, or its row
+        cannot be loaded and it was set aside)."""
         token = await leases.acquire(self.db, table_id, self.me)
         if token is None:
             return None
         loading = self._loading[table_id] = asyncio.get_running_loop().create_future()
         try:
             owner = await self._load(table_id, token)
+        except Exception as e:
+            if not broken.row_at_fault(e) or not self.accepting:
+                raise
+            await broken.set_aside(self.db, table_id, token, e)
+            return None
         finally:
             loading.set_result(self.owners.get(table_id))
             del self._loading[table_id]
@@ -234,6 +250,8 @@ class Placement:
         return owner if owner is not None and owner.settings.status != "closed" else None
 
     async def _load(self, table_id: int, token: int) -> TableOwner:
+        """Rebuild the table and give it its hooks (what may fail on what its row holds), then
+        run it here."""
         async with self.db.begin() as s:
             row = await s.get(GameTable, table_id)
         assert row is not None
@@ -284,7 +302,7 @@ class Placement:
                     .where(GameTable.id == table_id)
                 )
             ).first()
-        if row is None or row.status == "closed":
+        if row is None or row.status not in LIVE:
             return None
         if row.lease_owner is None or (row.alive_until or 0.0) < time.time():
             return ""

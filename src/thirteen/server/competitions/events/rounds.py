@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from thirteen.engine.errors import RuleError
 from thirteen.engine.history import snapshot_to_json
 from thirteen.engine.rules import get_rules
 from thirteen.engine.state import new_table
@@ -91,7 +92,13 @@ async def _open_round(s: AsyncSession, row: DuplicateEvent, round_: int) -> None
     """Write round ``round_``'s tables (three a group) and make it the event's round."""
     assert row.schedule is not None
     groups: list[list[int]] = json.loads(row.schedule)[round_ - 1]
-    rules = get_rules(row.preset, _overrides(row))
+    try:
+        rules = get_rules(row.preset, _overrides(row))
+    except RuleError as e:  # stored before today's schema: nothing of the round is written
+        raise EventError(
+            "bad_event",
+            f"Event {row.id} cannot open round {round_}: its rules are refused ({e.message})",
+        ) from None
     now = time.time()
     for g, group in enumerate(groups):
         for position in range(TABLES):
