@@ -5,7 +5,9 @@ and in, leave, play legal decisions, send decisions on a stale or future ``state
 used action ids (with the same or another action), send junk actions, garbage text and binary,
 deeply nested JSON, frames over 8 KiB (an error, then a close) and floods (the same), ping,
 resync, drop their sockets and reconnect ``since`` the last state they saw, and watch as
-spectators. The table runs short timers, so decisions time out, hands are dealt and settled and
+spectators. Every body may be poisoned (:mod:`poison`): non-finite numbers, huge integers,
+deep nesting and unknown keys in an action or a message, and in the rules of a table or a
+practice run asked over HTTP (refused, never stored). The table runs short timers, so decisions time out, hands are dealt and settled and
 idle players are unseated while the machine runs.
 
 Invariants after every step: the ledger audit (its own database connection) is clean, every
@@ -31,6 +33,7 @@ from typing import Any, ClassVar
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from play import check_no_leak, decide
+from poison import POISONS, RULE_NUMBERS, UNKNOWN_KEY
 from websockets.exceptions import ConnectionClosed
 
 from thirteen.client import RoomClient, RoomError, TableConnection
@@ -283,6 +286,7 @@ class ProtocolMachine(RuleBasedStateMachine):
             self.sit(n, n, 500)
         if watching:
             self.open_socket(0, watch=True)
+        self.poisoned_rules("set_hand_seconds", "1e999", practice=True)  # (issue 31's request)
 
     @rule()
     @precondition(lambda self: len(self.players) < MAX_PLAYERS)
@@ -405,6 +409,56 @@ class ProtocolMachine(RuleBasedStateMachine):
             self.closed_for_a_reason(sock)
         else:
             self.check_answer(frame)
+
+    @rule(
+        i=st.integers(0, 99),
+        kind=st.sampled_from(sorted(CLIENT_ACTIONS)),
+        key=st.sampled_from(["seat", "buy_in", "amount", "seconds", "front", UNKNOWN_KEY]),
+        poison=st.sampled_from(POISONS),
+        in_action=st.booleans(),
+    )
+    def poisoned_message(self, i: int, kind: str, key: str, poison: str, in_action: bool) -> None:
+        """An action with a number no JSON encoder writes (NaN, 1e999, 10**30, …), deep
+        nesting or an unknown key, in the action or beside it: an answer, never a broken
+        handler."""
+        sock = self.pick(i)
+        if sock is None or not self.room_left(sock, 1):
+            return
+        ident = f"p{next(NAMES)}"
+        field = f'"{key}": {poison}'
+        if in_action:
+            text = f'{{"type": "action", "id": "{ident}", "action": {{"type": "{kind}", {field}}}}}'
+        else:
+            text = f'{{"type": "action", "id": "{ident}", {field}, "action": {{"type": "{kind}"}}}}'
+        self.send(sock, text)
+        self.counts["poisoned messages"] += 1
+        frame = self.wait_for(sock, lambda f: f["type"] == "error" or f.get("id") == ident)
+        if frame is None:
+            self.closed_for_a_reason(sock)
+        else:
+            self.check_answer(frame)
+
+    @rule(
+        setting=st.sampled_from(RULE_NUMBERS),
+        poison=st.sampled_from(POISONS),
+        practice=st.booleans(),
+    )
+    def poisoned_rules(self, setting: str, poison: str, practice: bool) -> None:
+        """A table (an admin's) or a practice run (a player's) asked with a rule no table can
+        run: refused with a sentence, nothing stored (the restart after the run shows it)."""
+        if practice and not self.players:
+            return
+        client = self.players[0].client if practice else self.shared.boss
+        path = "/api/practice/duplicate" if practice else "/api/tables"
+        body = f'{{"preset": "chinese-1-6", "rules": {{"{setting}": {poison}}}}}'
+        answer = client.http.post(
+            path,
+            content=body,
+            headers={"x-csrf-token": client.csrf, "content-type": "application/json"},
+        )
+        self.counts["poisoned rules"] += 1
+        assert answer.status_code in (400, 422), (path, body[:80], answer.text[:300])
+        assert answer.json()["error"]["code"] in ("bad_rules", "bad_request"), answer.text
 
     # ------------------------------------------------------------------ garbage
     @rule(

@@ -1,22 +1,32 @@
 """Schemathesis against the live room's /openapi.json: no 5xx, every response matches its schema
-(errors included), as a visitor, a player and an admin; the ledger still balances after."""
+(errors included), as a visitor, a player and an admin; then every body poisoned (non-finite
+numbers, huge integers, deep JSON, unknown keys: api_fuzz.poison_bodies), each refused with a
+sentence; the ledger still balances after, and the room restarted on what was left opens a new
+table, plays a hand and audits clean."""
 
 from __future__ import annotations
 
-from api_fuzz import Identity, fuzz_api
+from api_fuzz import Identity, fuzz_api, poison_bodies
 from play import play
+from poison import the_room_restarts_and_plays
 from test_play import run_audit
 
 from thirteen.client import RoomClient
 from thirteen.engine.rules import get_rules
+from thirteen.server.http.app import create_app
+from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import Settings
 
 EXAMPLES = 12
 """Per operation and mode, for each database; scripts/fuzz_room.py runs many more."""
 
 
-def test_every_response_matches_the_schema(room: str, settings: Settings) -> None:
-    with RoomClient(room) as boss, RoomClient(room) as ann:
+def test_every_response_matches_the_schema(settings: Settings) -> None:
+    with (
+        serve_in_thread(create_app(settings)) as room,
+        RoomClient(room) as boss,
+        RoomClient(room) as ann,
+    ):
         boss.sign_up("boss", "the chief's password")
         ann.sign_up("ann", "password of A-N-N")
         rules = get_rules("chinese-1-6")
@@ -37,5 +47,9 @@ def test_every_response_matches_the_schema(room: str, settings: Settings) -> Non
         report = fuzz_api(room, identities, examples=EXAMPLES, pinned=pinned)
         assert report.total > 100
         assert not [status for status in report.statuses if status >= 500]
+        poisoned = poison_bodies(room, identities["admin"], path_values={"table_id": table["id"]})
+        assert poisoned.total > 500
+        assert poisoned.failures == []
         assert boss.request("GET", "/healthz") == {"status": "ok"}
     assert run_audit(settings) == []
+    the_room_restarts_and_plays(settings)

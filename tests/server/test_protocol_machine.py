@@ -1,6 +1,7 @@
 """The protocol state machine (tests/server/protocol_machine.py) against a live room, on SQLite
-and PostgreSQL: a few short runs here; scripts/fuzz_room.py makes long ones. And the message
-parser on any JSON at all."""
+and PostgreSQL: a few short runs here; scripts/fuzz_room.py makes long ones — then the room
+restarts on what they left, opens a new table, plays a hand there and audits clean. And the
+message parser on any JSON at all."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
+from poison import the_room_restarts_and_plays
 from protocol_machine import JSON, ProtocolMachine, Shared
 
 from thirteen.client import RoomClient
+from thirteen.server.http.app import create_app
+from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import Settings
 from thirteen.server.tables.protocol import ProtocolError, parse_message
 
@@ -22,8 +26,8 @@ EXAMPLES = 5
 STEPS = 30
 
 
-def test_the_protocol_holds_whatever_clients_send(room: str, settings: Settings) -> None:
-    with RoomClient(room) as boss:
+def test_the_protocol_holds_whatever_clients_send(settings: Settings) -> None:
+    with serve_in_thread(create_app(settings)) as room, RoomClient(room) as boss:
         boss.sign_up("boss", "the chief's password")
         shared = Shared(room, settings.database_url, boss)
 
@@ -43,6 +47,8 @@ def test_the_protocol_holds_whatever_clients_send(room: str, settings: Settings)
         counts = shared.counts
         assert counts["messages"] > 0
         assert counts["frames checked for leaks"] > 0
+        assert counts["poisoned messages"] + counts["poisoned rules"] > 0
+    the_room_restarts_and_plays(settings)
 
 
 MESSAGE = st.dictionaries(
