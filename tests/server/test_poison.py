@@ -346,3 +346,43 @@ def test_a_table_whose_row_cannot_be_loaded_is_set_aside_and_the_room_runs(
             ann.log_in("ann", "password of A-N-N")
             assert ann.me()["balance"] == wallet  # every chip came back
     assert_audit_clean(database_url)
+
+
+def test_a_broken_sit_and_go_table_is_cancelled_with_every_buy_in_back(
+    settings: Settings, tmp_path: Path
+) -> None:
+    url = settings.database_url
+    with serve_in_thread(create_app(settings)) as room, RoomClient(room) as boss:
+        boss.sign_up("boss", "the chief's password")
+        sng = boss.request(
+            "POST",
+            "/api/tournaments",
+            {"preset": "chinese-1-6", "seats": 3, "buy_in": 100, "rules": {"showdown_seconds": 9}},
+        )
+        with RoomClient(room) as ann:
+            ann.sign_up("ann", "password of A-N-N")
+            wallet = ann.me()["balance"]
+            ann.request("POST", f"/api/tournaments/{sng['id']}/registration")
+            started = boss.request("POST", f"/api/tournaments/{sng['id']}/bots", {})
+        assert started["status"] == "running"
+        table_id = started["table_id"]
+
+    async def poison(db: Database) -> None:
+        async with db.begin() as s:
+            (await s.get_one(GameTable, table_id)).snapshot = "not a snapshot"
+
+    run_with_db(url, poison)
+    with serve_in_thread(create_app(settings)) as room, RoomClient(room) as boss:
+        boss.log_in("boss", "the chief's password")
+        standings = boss.request("GET", f"/api/tournaments/{sng['id']}")  # answers
+        assert standings["status"] == "running"
+        shown = json.loads(_admin(url, "table", "list", "--json").stdout)
+        assert [t["status"] for t in shown if t["id"] == table_id] == ["broken"]
+        assert f"table {table_id} is broken" in _admin(url, "audit").stdout
+        closed = _admin(url, "table", "close", str(table_id))
+        assert closed.returncode == 0, closed.stderr
+        assert boss.request("GET", f"/api/tournaments/{sng['id']}")["status"] == "cancelled"
+        with RoomClient(room) as ann:
+            ann.log_in("ann", "password of A-N-N")
+            assert ann.me()["balance"] == wallet  # the buy-in came back
+    assert_audit_clean(url)

@@ -421,7 +421,7 @@ async def standings(db: Database, tournament_id: int, live: TableState | None) -
         state = live
         if state is None and row.table_id is not None:
             table = await s.get(GameTable, row.table_id)
-            if table is not None and table.status != "broken":  # (set aside: unreadable)
+            if table is not None and table.broken_reason is None:  # (once set aside: unread)
                 state = snapshot_from_json(json.loads(table.snapshot))
     return _standings_json(row, [(e, name, role) for e, name, role in entries], state)
 

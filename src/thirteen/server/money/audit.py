@@ -201,7 +201,7 @@ async def _tournaments(s: AsyncSession, tables: dict[int, GameTable]) -> list[st
             if places and places != list(range(len(entries) - len(places) + 1, len(entries) + 1)):
                 problems.append(f"{where}: places so far {places} are not the last ones")
         table = tables.get(row.table_id) if row.table_id is not None else None
-        if table is not None and table.status != "broken":  # (a broken one is flagged above)
+        if table is not None and table.broken_reason is None:  # (one set aside: flagged above)
             state = snapshot_from_json(json.loads(table.snapshot))
             seated = [seat.stack for seat in state.seats if seat is not None]
             stacks = sum(seated)
