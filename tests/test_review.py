@@ -19,6 +19,7 @@ from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.bots.registry import make_bot
 from thirteen.bots.setter import best_setting, natural_ev, setting_ev, surrender_ev
 from thirteen.engine.actions import Place, SetHand, StartHand
+from thirteen.engine.actions import Surrender as SurrenderAction
 from thirteen.engine.cards import DECK, Card, parse_cards
 from thirteen.engine.deck import Deal
 from thirteen.engine.history import HandHistory, finish, redact_history, replay
@@ -210,6 +211,34 @@ def test_naturals_and_surrenders_are_valued_as_the_setter_decides() -> None:
     assert decision.best.action == "natural"
     assert decision.kind == "natural"
     assert decision.loss == pytest.approx(natural_ev(rules, "dragon") - s.ev)
+
+
+def test_a_surrender_already_shown_is_scored_exactly() -> None:
+    """In Chinese Poker a surrender shows at once: an opponent who surrendered before the player
+    set is worth the surrender's cost to any setting that does not foul, and nothing to one that
+    does (nothing passes between a surrenderer and a fouled hand) — not the setter's average."""
+    rules = get_rules("chinese-1-6")
+    cards = parse_cards("Jd 7h Js 7d 6c As 9c Ah Qh Qs 3s 5d Jc")
+    best = best_setting(cards, rules).setting
+    fouled = (best.back[:3], best.back[3:] + best.middle[:3], best.middle[3:] + best.front)
+    table = seated_table(rules, 3)
+    deal = StartHand(deal=deal_with(rules, cards, 3, seed=2), at=0.0)
+    state, _ = apply(table, deal)
+    assert [b.seat for b in state.hand.boards] == [1, 2, 0]
+    third = best_setting(state.hand.board_of(0).pending, rules).setting
+    for rows, charged in (((best.front, best.middle, best.back), 0), (fouled, 1)):
+        actions = (
+            deal,
+            SurrenderAction(seat=2, at=1.0),
+            SetHand(seat=1, front=rows[0], middle=rows[1], back=rows[2], at=2.0),
+            SetHand(seat=0, front=third.front, middle=third.middle, back=third.back, at=3.0),
+        )
+        history = HandHistory(replace(table, hand=None), actions)
+        (decision,) = review_hand(redact_history(history, 1)).decisions
+        assert decision.ev_best == pytest.approx(best.ev + rules.surrender_cost)
+        worth = setting_ev(rules, *rows) + (0 if charged else rules.surrender_cost)
+        assert decision.ev_choice == pytest.approx(worth)
+        assert decision.opponents == 2
 
 
 # --- what the review may see --------------------------------------------------------------------

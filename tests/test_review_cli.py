@@ -113,3 +113,9 @@ def test_a_history_of_no_decisions_is_refused(cli: CLI, hands: Path) -> None:
     r = cli(["review", str(path)])
     assert r.code == 2
     assert "A spectator's copy holds no decisions to review" in r.err
+
+
+def test_no_file_is_one_sentence(cli: CLI) -> None:
+    r = cli(["review"])
+    assert r.code == 2
+    assert r.err == "thirteen: Give the hand histories to review: thirteen review FILE…\n"

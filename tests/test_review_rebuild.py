@@ -92,7 +92,7 @@ def test_an_opponents_automatic_street_after_a_hidden_discard_stops_the_rebuild(
     copy0 = rebuild(read_history(redact_history(history, 0)))
     assert copy0.cut is not None
     assert "seat 1's street" in copy0.cut.lower()
-    assert "looks at that player's hidden discards" in copy0.cut
+    assert "from cards this copy does not show" in copy0.cut
     assert 0 < len(copy0.decisions) < len(decisions_of(history, 0))
     own = rebuild(read_history(redact_history(history, 1)))  # one's own timeout is known
     assert own.cut is None

@@ -116,12 +116,12 @@ def _summary_tables(sources: Sequence[str], summary: Summary) -> None:
 
 def review_command(
     files: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             metavar="FILE...",
             help="Hand histories (JSON or text): players' copies, or full ones with --seat.",
         ),
-    ],
+    ] = None,
     seat: Annotated[
         int | None,
         typer.Option("--seat", help="The seat to review in full histories (a copy has its own)."),
@@ -148,6 +148,8 @@ def review_command(
     Then a summary: EV lost a hand with its 95 % interval, the worst decisions, and the loss by
     kind of mistake (docs/review.md defines each kind).
     """
+    if not files:
+        fail("Give the hand histories to review: thirteen review FILE…")
     check_budget(budget, "--budget", "of sampling", MAX_BUDGET, zero=False)
     if seat is not None and seat < 0:
         fail(f"--seat is a seat number from 0, not {seat}.")

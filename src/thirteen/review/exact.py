@@ -5,8 +5,12 @@
 a setting, a natural or a surrender — and its value per opponent; the player's play is valued by
 the same model: :func:`~thirteen.bots.setter.setting_ev` for a setting (a fouled one included:
 it pays each opponent who sets the foul's cost and their royalties),
-:func:`~thirteen.bots.setter.natural_ev` and :func:`~thirteen.bots.setter.surrender_ev`. Values
-are per opponent of the setter's field; the review multiplies them by the opponents dealt in.
+:func:`~thirteen.bots.setter.natural_ev` and :func:`~thirteen.bots.setter.surrender_ev`. Those
+are values per opponent of the setter's field, for each opponent whose hand was still hidden
+when the player decided; against one the view already showed — a natural (shown at once) or a
+surrender — the play is worth exactly what the scorer gives it. When such opponents make
+another of the setter's plays worth more (its best setting, a natural held, surrendering), that
+play is the best.
 
 **Fantasyland.** :func:`~thirteen.bots.fantasyland.solve_fantasyland` gives the setting that
 maximizes royalties + the worth of staying (``stay_value`` royalty units when the setting stays
@@ -19,11 +23,21 @@ not in the solver's objective, nor in this value.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.bots.setter import best_setting, natural_ev, setting_ev, surrender_ev
+from thirteen.engine.cards import Card
+from thirteen.engine.naturals import check_natural
 from thirteen.engine.rules import Rules
-from thirteen.engine.scoring import SetHand as Showing
-from thirteen.engine.scoring import evaluate_player
+from thirteen.engine.scoring import (
+    DeclaredNatural,
+    SetHand,
+    Showing,
+    Surrender,
+    evaluate_player,
+    score,
+)
 from thirteen.review.figures import DecisionReview
 from thirteen.review.kinds import setting_kind
 from thirteen.review.plays import Play, play_of
@@ -49,33 +63,88 @@ def _loss(best: float, choice: float) -> float:
     return max(0.0, best - choice) if best - choice > EXACT else 0.0
 
 
-def _setting_value(rules: Rules, play: Play) -> float:
+def _showing(play: Play, cards: Sequence[Card]) -> Showing:
     if play.action == "surrender":
-        return surrender_ev(rules)
+        return Surrender(tuple(cards))
     if play.action == "natural":
         assert play.natural is not None
-        return natural_ev(rules, play.natural)
-    return setting_ev(rules, play.front, play.middle, play.back)
+        return DeclaredNatural(play.natural, tuple(cards))
+    return SetHand(play.front, play.middle, play.back)
+
+
+class _Table:
+    """How a Chinese Poker play is worth against the opponents as the player saw them: the
+    setter's value per opponent for those whose hands were still hidden, and the scorer's exact
+    result against those the view showed (a natural, shown at once; a surrender)."""
+
+    def __init__(self, rules: Rules, decision: Decision) -> None:
+        hand = decision.view.hand
+        assert hand is not None
+        assert hand.me is not None
+        self.rules = rules
+        self.cards = hand.me.cards
+        self.me = hand.me
+        self.hidden = 0
+        self.shown: list[Showing] = []
+        for b in hand.boards:
+            if b.seat == hand.me.seat:
+                continue
+            if b.outcome == "surrendered":
+                self.shown.append(Surrender())
+            elif b.outcome == "natural" and b.natural is not None:
+                self.shown.append(DeclaredNatural(b.natural, b.front + b.middle + b.back))
+            else:
+                self.hidden += 1
+
+    def value(self, play: Play) -> float:
+        rules = self.rules
+        if play.action == "surrender":
+            each = surrender_ev(rules)
+        elif play.action == "natural":
+            assert play.natural is not None
+            each = natural_ev(rules, play.natural)
+        else:
+            each = setting_ev(rules, play.front, play.middle, play.back)
+        mine = _showing(play, self.cards)
+        exact = sum(score(rules, [mine, other]).matrix[0][1] for other in self.shown)
+        return self.hidden * each + exact
+
+    def best(self) -> tuple[Play, float]:
+        """The setter's first choice, unless the shown opponents make another of its plays —
+        the best setting, a natural held, a surrender — worth more."""
+        top = best_setting(self.cards, self.rules)
+        setting = Play("set", top.setting.front, top.setting.middle, top.setting.back)
+        plays = [setting]
+        for natural in self.me.naturals:
+            shown = check_natural(natural, self.cards)
+            plays.append(Play("natural", shown.front, shown.middle, shown.back, natural=natural))
+        if self.me.can_surrender:
+            plays.append(Play("surrender"))
+        if top.surrender:
+            first = Play("surrender")
+        elif top.natural is not None:
+            first = next(p for p in plays if p.natural == top.natural)
+        else:
+            first = setting
+        best, most = first, self.value(first)
+        for play in plays:
+            worth = self.value(play)
+            if worth > most + EXACT:
+                best, most = play, worth
+        return best, most
 
 
 def review_setting(rules: Rules, decision: Decision) -> DecisionReview:
     """A Chinese Poker hand's decision: setting, natural or surrender (module notes)."""
-    cards, opponents, _ = _me(decision)
-    top = best_setting(cards, rules)
-    if top.surrender:
-        best = Play("surrender")
-    elif top.natural is not None:
-        best = Play("natural", top.front, top.middle, top.back, natural=top.natural)
-    else:
-        best = Play("set", top.front, top.middle, top.back)
-    choice = play_of(decision.move, cards)
-    ev_best = top.ev * opponents
-    ev_choice = ev_best if choice.same(best) else _setting_value(rules, choice) * opponents
+    table = _Table(rules, decision)
+    best, ev_best = table.best()
+    choice = play_of(decision.move, table.cards)
+    ev_choice = ev_best if choice.same(best) else table.value(choice)
     return DecisionReview(
         index=decision.index,
         decision=decision.kind,
         street=None,
-        cards=cards,
+        cards=table.cards,
         board=((), (), ()),
         choice=choice,
         best=best,
@@ -86,7 +155,7 @@ def review_setting(rules: Rules, decision: Decision) -> DecisionReview:
         method="setter",
         kind=setting_kind(rules, choice, best, fantasyland=False),
         timed_out=decision.timed_out,
-        opponents=opponents,
+        opponents=table.hidden + len(table.shown),
     )
 
 
@@ -95,7 +164,7 @@ def fantasyland_value(rules: Rules, play: Play, stay_value: float) -> float:
     ``-rules.foul_cost`` if it fouls; a surrender's, ``-rules.surrender_cost``."""
     if play.action == "surrender":
         return -float(rules.surrender_cost)
-    result = evaluate_player(rules, Showing(*play.rows, in_fantasyland=True))
+    result = evaluate_player(rules, SetHand(*play.rows, in_fantasyland=True))
     if result.foul:
         return -float(rules.foul_cost)
     return result.royalties + (stay_value if result.fantasyland else 0.0)

@@ -93,9 +93,6 @@ class DecisionReview:
     opponents: int
     deals: int = 0
     """Deals the Monte Carlo comparison sampled (both plays on each)."""
-    foul_charge: float = 0.0
-    """Points each foul is charged on top of what it costs at the table, against all the
-    opponents together (the Monte Carlo player's foul aversion; 0 for exact valuations)."""
     foul_rate_choice: float | None = None
     foul_rate_best: float | None = None
     fantasyland_rate_choice: float | None = None
@@ -124,7 +121,6 @@ class DecisionReview:
             "timed_out": self.timed_out,
             "opponents": self.opponents,
             "deals": self.deals,
-            "foul_charge": _number(self.foul_charge),
             "foul_rate_choice": _number(self.foul_rate_choice),
             "foul_rate_best": _number(self.foul_rate_best),
             "fantasyland_rate_choice": _number(self.fantasyland_rate_choice),
@@ -155,7 +151,6 @@ class DecisionReview:
             timed_out=bool(data["timed_out"]),
             opponents=int(data["opponents"]),
             deals=int(data["deals"]),
-            foul_charge=float(data["foul_charge"]),
             foul_rate_choice=_real(data["foul_rate_choice"]),
             foul_rate_best=_real(data["foul_rate_best"]),
             fantasyland_rate_choice=_real(data["fantasyland_rate_choice"]),

@@ -98,7 +98,6 @@ class Decision:
     """What the copy records: the move, or the :class:`Timeout` that made it."""
     move: Action
     """The move made: the action itself, or the table's automatic move on a timeout."""
-
     kind: str
     """What was decided (:func:`decision_kind`)."""
 
@@ -130,10 +129,6 @@ class Rebuilt:
     """Every card the copy shows the player: opened, or named by an action."""
     cut: str | None = None
     """Why the rebuild stopped before the end of the hand (``None`` when it did not)."""
-
-    @property
-    def rules_name(self) -> str:
-        return self.read.start.rules.name
 
 
 _DECISIONS = (SetHand, Place, DeclareNatural, Surrender, Timeout)
@@ -274,8 +269,9 @@ def rebuild(read: ReadHistory) -> Rebuilt:
                 )
                 cut = (
                     f"Seat {who}'s street at action {i + 2} was played by the table on a "
-                    "timeout, a move that looks at that player's hidden discards: this copy "
-                    f"cannot rebuild it, nor the {left} decision(s) of seat {seat} after it."
+                    "timeout, from cards this copy does not show (a hidden discard, or a hand "
+                    f"surrendered later): the review cannot rebuild it, nor the {left} "
+                    f"decision(s) of seat {seat} after it."
                 )
                 break
             check = False  # a hidden setting: no view shows it before the showdown

@@ -7,16 +7,20 @@ sampling ``budget`` seconds of work at the player's fixed rate (``ofc_mc.STEPS_P
 count of steps, never the clock), from seeds drawn from the review's seed and the decision's
 place in the history, so a review is the same on every run and every machine:
 
-1. **The best play**, as ``thirteen solve ofc`` finds it: every legal placement, the heuristic's
-   best :data:`~thirteen.bots.ofc_mc.KEEP` sampled by successive halving (a third of the budget),
-   then the leader sampled against every option it does not yet lead by two standard errors
-   (the rest), ranked by expected points — rows, bonuses, royalties, fouls, and fantasyland at
-   its worth — against the opponents at the table.
-2. **The comparison**: when the player played otherwise, the best play and the player's are
-   sampled together on fresh deals (common random numbers). Their EVs are the means on those
-   deals; the loss is the difference, never below 0, and its error bar the standard error of
-   the paired difference. Fresh deals keep the luck that made the best look best in stage 1
-   out of the loss.
+1. **The best play**: the strong player's first choice, ranked as it plays — expected points
+   against the opponents at the table (rows, bonuses, royalties, fouls, fantasyland at its
+   worth) less its foul aversion for each foul (``ofc_mc.analyze``'s ``aversion``: the duels
+   of ``docs/duels.md`` chose it) — sampled as ``thirteen solve ofc`` samples: every legal
+   placement, the heuristic's best :data:`~thirteen.bots.ofc_mc.KEEP` by successive halving (a
+   third of the budget), then the leader against every option it does not yet lead by two
+   standard errors (the rest).
+2. **The comparison**, in points: when the player played otherwise, the best play and the
+   player's are sampled together on fresh deals (common random numbers). Their EVs are the
+   means of the points on those deals; the loss is the difference, never below 0, and its
+   error bar the standard error of the paired difference. Fresh deals keep the luck that made
+   the best look best in stage 1 out of the loss. A play the strong player ranks lower for its
+   fouls may score as many points as its first choice: its loss is then 0, its kind (a foul, a
+   fantasyland chase) still named, and the foul rates show the difference.
 
 A street with one legal play is ``forced``: no loss, nothing sampled. A surrender is valued at
 its cost against each opponent still playing (as if none of them fouled: the sampling does not
@@ -100,11 +104,6 @@ def review_street(rules: Rules, decision: Decision, settings: ReviewSettings) ->
     )
     top = first.best
     best = placement_play(top.placement)
-    charge = first.aversion if situation.streets else 0.0
-
-    def value(option: Option) -> float:
-        return option.ev - charge * option.foul_rate
-
     if choice.action == "surrender":
         playing = sum(1 for b in hand.boards if b.seat != me.seat and b.outcome != "surrendered")
         ev_choice = -float(rules.surrender_cost) * playing
@@ -112,12 +111,11 @@ def review_street(rules: Rules, decision: Decision, settings: ReviewSettings) ->
             best,
             "monte carlo",
             ev_choice=ev_choice,
-            ev_best=value(top),
-            loss=max(0.0, value(top) - ev_choice),
+            ev_best=top.ev,
+            loss=max(0.0, top.ev - ev_choice),
             loss_se=top.stderr,
             kind=street_kind(choice, best, me.front, (None, None, None, None)),
             deals=top.deals,
-            foul_charge=charge,
             foul_rate_best=_number(top.foul_rate),
             fantasyland_rate_best=_number(top.fantasyland_rate),
         )
@@ -126,25 +124,24 @@ def review_street(rules: Rules, decision: Decision, settings: ReviewSettings) ->
         loss_se = 0.0
     else:
         second = analyze(
-            model,
+            model.by_ev(),  # the same sampling; its paired figures are in points
             situation,
             steps=steps,
             seed=decision_seed(settings, decision.index, 2),
             candidates=[top.placement, (*choice.rows, choice.discard)],
         )
         played, theirs = _find(second, choice), _find(second, best)
-        loss_se = (played if value(played) <= value(theirs) else theirs).behind_se
+        loss_se = (played if played.ev <= theirs.ev else theirs).behind_se
     rates = (played.foul_rate, theirs.foul_rate, played.fantasyland_rate, theirs.fantasyland_rate)
     return review(
         best,
         "monte carlo",
-        ev_choice=value(played),
-        ev_best=value(theirs),
-        loss=max(0.0, value(theirs) - value(played)),
+        ev_choice=played.ev,
+        ev_best=theirs.ev,
+        loss=max(0.0, theirs.ev - played.ev),
         loss_se=loss_se,
         kind=street_kind(choice, best, me.front, rates),
         deals=played.deals,
-        foul_charge=charge,
         foul_rate_choice=_number(rates[0]),
         foul_rate_best=_number(rates[1]),
         fantasyland_rate_choice=_number(rates[2]),
