@@ -29,11 +29,12 @@ FORBIDDEN_IN_ENGINE = {
 LAYERS: dict[str, set[str]] = {
     "engine": set(),
     "bots": {"engine"},
+    "review": {"engine", "bots"},  # hand review (issue 34): above the solvers it consults
     "bench": {"engine", "bots", "client", "server"},  # chaos audits the room's database
     "client": {"engine"},
-    "server": {"engine", "bots"},
-    "commands": {"engine", "bots", "bench", "client", "server"},
-    "cli": {"engine", "bots", "bench", "client", "server", "commands"},
+    "server": {"engine", "bots", "review"},
+    "commands": {"engine", "bots", "review", "bench", "client", "server"},
+    "cli": {"engine", "bots", "review", "bench", "client", "server", "commands"},
     "__main__": {"cli"},
 }
 """What each layer (a subpackage or top-level module of ``thirteen``) may import besides itself."""

@@ -66,6 +66,7 @@ EXPECT: dict[str, Callable[[str], object]] = {
     "thirteen simulate --hands 3": lambda out: "3 hands of chinese-1-6" in out,
     "thirteen simulate": lambda out: "1000 hands of ofc-pineapple, 3 random players" in out,
     "thirteen verify": lambda out: "verified: everything in this history holds" in out,
+    "thirteen review": lambda out: "3 hands, 3 decisions" in out and "EV lost a hand:" in out,
     "thirteen solve setting": lambda out: "Declare Dragon" in out,
     "thirteen solve fantasyland": lambda out: "fantasyland: 14 cards, ofc-pineapple" in out,
     "thirteen solve ofc": lambda out: "Play:" in out and "A gamble: this play fouls" in out,
@@ -84,7 +85,7 @@ EXPECT: dict[str, Callable[[str], object]] = {
 
 
 def test_the_readme_has_its_examples() -> None:
-    assert len(COMMANDS) == 21
+    assert len(COMMANDS) == 22
     assert {kind for kind, _ in BLOCKS} == {"sh", "json", "python"}
     others = {line.split("#")[0].strip() for line in EXAMPLES if line not in COMMANDS}
     assert others == set(NOT_RUN)
@@ -137,7 +138,7 @@ def test_each_command_runs_as_written(line: str, tmp_path: Path) -> None:
         (writer,) = [c for c in COMMANDS if "--histories hands/" in c]
         made = run(writer, tmp_path)
         assert made.returncode == 0, made.stderr
-    named = set(re.findall(r"(?<![/\w-])[\w-]+\.(?:txt|json)\b", line))
+    named = set(re.findall(r"(?<![/\w*-])[\w-]+\.(?:txt|json)\b", line))  # not a glob
     assert named <= set(FILES), f"make {named - set(FILES)} in FILES"
     for name in named:
         (tmp_path / name).write_text(FILES[name](), encoding="utf-8")

@@ -31,6 +31,10 @@ COMMANDS = {
     "verify": Lazy(
         "thirteen.commands.verify:verify", "Check a hand history: its commitment and its replay."
     ),
+    "review": Lazy(
+        "thirteen.commands.review:review_command",
+        "Your decisions in hand histories against the solvers.",
+    ),
     "eval": Lazy(
         "thirteen.commands.evaluate:eval_command",
         "Evaluate hands: JSON with category and strength.",

@@ -359,6 +359,7 @@ def analyze(
     field: F64 | None = None,
     sample_single: bool = False,
     separate: float = 0.0,
+    candidates: Sequence[Placement] | None = None,
 ) -> Analysis:
     """Evaluate the street's placements by sampling (see the module notes).
 
@@ -377,6 +378,10 @@ def analyze(
     option it does not yet lead by :data:`SEPARATION_Z` standard errors of the paired
     difference, until it leads them all or ``separate`` more steps are spent; the options are
     then listed by rank.
+
+    ``candidates`` samples exactly these placements (legal ones of the street; the rows' and
+    the discard's order does not matter) instead of the heuristic's best :data:`KEEP`: a review
+    compares the player's play with the top pick on fresh deals (``thirteen.review``).
     """
     if len(situation.unseen) < situation.need:
         raise RuleError(
@@ -388,6 +393,8 @@ def analyze(
         raise RuleError("no_legal_placement", "There is no legal way to play this street.")
     by_heuristic = [int(i) for i in np.argsort(-values, kind="stable")]
     kept = by_heuristic[: max(1, keep)]
+    if candidates is not None:
+        kept = _indexes(situation.cards, codes, candidates)
     slots, counts = board_arrays(situation.rows)
     cards = np.array(situation.cards, dtype=np.int64)
     n = len(codes)
@@ -557,6 +564,19 @@ def analyze(
         aversion=aversion,
         clear=bool(order) and not any(o.within_noise for o in others),
     )
+
+
+def _indexes(cards: Sequence[int], codes: I64, wanted: Sequence[Placement]) -> list[int]:
+    """The street codes that play the ``wanted`` placements (rows compared as sets)."""
+    index = {_placement_key(decode(cards, code)): i for i, code in enumerate(codes)}
+    found = [index.get(_placement_key(p)) for p in wanted]
+    if any(i is None for i in found):
+        raise RuleError("bad_placement", "A candidate is not a legal way to play this street.")
+    return list(dict.fromkeys(i for i in found if i is not None))
+
+
+def _placement_key(placement: Placement) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sorted(cards)) for cards in placement)
 
 
 def _open(behind: tuple[float, float]) -> bool:

@@ -45,8 +45,10 @@ __all__ = [
     "SetterTablesError",
     "Setting",
     "best_setting",
+    "natural_ev",
     "percentile_setting",
     "setting_ev",
+    "surrender_ev",
 ]
 
 Row = tuple[Card, ...]
@@ -246,3 +248,59 @@ def setting_ev(
             bonus = (*bonus[:6], m.scoop, m.overall, *bonus[6:])
             value += setter_values.nonlinear(*bonus)
     return _play_value(m, float(value))
+
+
+def _decision_model(rules: Rules, card_removal: bool) -> Model:
+    """The model :func:`best_setting` decides with (the bank's, with card removal)."""
+    _check_rules(rules)
+    m = model_for(rules)
+    removal = removal_for(rules) if card_removal else None
+    return m if removal is None else removal.model
+
+
+_NEVER = -1e18
+"""A setting's value no natural nor surrender falls below: :func:`natural_ev` and
+:func:`surrender_ev` ask the deciding code for one action's value by offering it alone against
+a setting worth this."""
+
+
+def natural_ev(rules: Rules, natural: str, *, card_removal: bool = True) -> float:
+    """What declaring ``natural`` is worth per opponent, as :func:`best_setting` weighs it
+    against playing (the same compiled code: the payout from every opponent who sets or
+    surrenders, the natural against theirs). It does not depend on the cards beyond holding it.
+
+    Raises :class:`RuleError` when the table does not pay ``natural``.
+
+    >>> from thirteen.engine.rules import get_rules
+    >>> natural_ev(get_rules("chinese-1-6"), "dragon") > 12
+    True
+    """
+    m = _decision_model(rules, card_removal)
+    if natural not in setter_decide.NATURAL_ORDER or rules.natural_payout(natural) is None:
+        raise RuleError("natural_not_played", f"{natural!r} is not a natural at {rules.name}.")
+    mask = 1 << setter_decide.NATURAL_ORDER.index(natural)
+    payout, p_rows, p_surrender, p_natural, _, cost = m.decide_args
+    action, ev = setter_decide.decide(
+        _NEVER, mask, payout, p_rows, p_surrender, p_natural, False, cost
+    )
+    assert action >= 0
+    return float(ev)
+
+
+def surrender_ev(rules: Rules, *, card_removal: bool = True) -> float:
+    """What surrendering is worth per opponent, as :func:`best_setting` weighs it against
+    playing (the cost paid to each opponent who sets, less what their naturals take anyway).
+
+    Raises :class:`RuleError` when the table has no surrender.
+
+    >>> from thirteen.engine.rules import get_rules
+    >>> -3 < surrender_ev(get_rules("chinese-1-6")) < 0
+    True
+    """
+    m = _decision_model(rules, card_removal)
+    if not rules.surrender:
+        raise RuleError("no_surrender", f"{rules.name} has no surrender.")
+    payout, p_rows, p_surrender, p_natural, _, cost = m.decide_args
+    action, ev = setter_decide.decide(_NEVER, 0, payout, p_rows, p_surrender, p_natural, True, cost)
+    assert action == -2
+    return float(ev)
