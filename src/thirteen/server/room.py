@@ -399,18 +399,26 @@ class Room:
 
     async def ask(self, table_id: int, what: str, args: dict[str, Any]) -> dict[str, Any]:
         """The answer to question ``what`` about open table ``table_id`` from the process that
-        runs it (this one included): :class:`RuleError` for a refusal."""
+        runs it (this one included): :class:`RuleError` for a refusal. A table that is moving
+        between processes when asked (handed over between hands, or its process gone) is
+        followed to where it went (:meth:`settle`'s patience) before the answer is ``moving``."""
         process = await self.locate(table_id)
-        owner = await self.running(table_id)
-        if owner is not None:
-            return await self.calls[what](owner, args)
-        if process is None:
-            raise RuleError("no_table", f"There is no open table {table_id}.")
-        if process in ("", self.me) or self.relay is None:
-            raise CallError(
-                "moving", "This table is moving to another server; try again in a moment."
-            )
-        return await self.relay.call(process, table_id, what, args)
+        for last in (False, True):
+            owner = await self.running(table_id)
+            if owner is not None:
+                return await self.calls[what](owner, args)
+            if process is None:
+                raise RuleError("no_table", f"There is no open table {table_id}.")
+            if process not in ("", self.me) and self.relay is not None:
+                try:
+                    return await self.relay.call(process, table_id, what, args)
+                except CallError as e:
+                    if e.code != "moving" or last:
+                        raise
+            elif last:
+                break
+            process = await self.settle(table_id, gone_from=process or None)
+        raise CallError("moving", "This table is moving to another server; try again in a moment.")
 
     async def table_rules(self, table_id: int) -> Rules:
         """The rules of open table ``table_id``, wherever it runs."""
@@ -450,9 +458,9 @@ class Room:
         """:meth:`Placement.locate`: the process running the table."""
         return await self.placement.locate(table_id)
 
-    async def settle(self, table_id: int) -> str | None:
+    async def settle(self, table_id: int, gone_from: str | None = None) -> str | None:
         """:meth:`Placement.settle`: :meth:`locate`, waiting while the table moves."""
-        return await self.placement.settle(table_id)
+        return await self.placement.settle(table_id, gone_from)
 
     def lobby_frame(self) -> dict[str, Any]:
         """:meth:`LobbyFeed.frame`: the lobby's frame now."""

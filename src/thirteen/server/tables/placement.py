@@ -310,15 +310,21 @@ class Placement:
             return ""
         return str(row.lease_owner)
 
-    async def settle(self, table_id: int) -> str | None:
+    async def settle(self, table_id: int, gone_from: str | None = None) -> str | None:
         """:meth:`locate`, waiting while the table is between processes (its process died or
         stopped, and its lease has not run out or not been taken yet) — at most a lease and two
-        looks — so a client that reconnects at once gets its table where it went."""
+        looks — so a client that reconnects at once gets its table where it went. ``gone_from``
+        is a process that just said it no longer runs the table (it handed it over): while the
+        database still names it, the table is waited for too."""
         patience = self.settings.lease_seconds + 2 * self.settings.discover_seconds + 1
         deadline = time.monotonic() + patience
         while True:
             process = await self.locate(table_id)
-            unreachable = process == "" or (process not in (None, self.me) and self.relay is None)
+            unreachable = (
+                process == ""
+                or (gone_from is not None and process == gone_from)
+                or (process not in (None, self.me) and self.relay is None)
+            )
             left = deadline - time.monotonic()
             if not unreachable or left <= 0 or not self.accepting:
                 return process
