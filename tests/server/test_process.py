@@ -117,10 +117,12 @@ def test_a_silent_socket_is_dropped(tmp_path: Path) -> None:
 
 def test_metrics_are_the_operators(tmp_path: Path) -> None:
     """On the room's address ``/metrics`` answers administrators only; a Prometheus scrapes
-    ``THIRTEEN_METRICS_ADDRESS``, a private address of its own, without logging in."""
+    ``THIRTEEN_METRICS_ADDRESS``, a private address of its own, without logging in. The
+    collector's pauses are there (here scheduled: ``THIRTEEN_GC=scheduled``; the start-up's own
+    collection is the first)."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
     private = f"127.0.0.1:{free_port()}"
-    with room_process(url, tmp_path, metrics_address=private) as served:
+    with room_process(url, tmp_path, metrics_address=private, gc="scheduled") as served:
         with httpx.Client(base_url=served.url) as anyone:
             assert anyone.get("/metrics").status_code == 401
         with RoomClient(served.url) as boss:
@@ -129,3 +131,4 @@ def test_metrics_are_the_operators(tmp_path: Path) -> None:
         scraped = httpx.get(f"http://{private}/metrics")
         assert scraped.status_code == 200
         assert "thirteen_tables_open" in scraped.text
+        assert 'thirteen_gc_pause_seconds_count{generation="2"}' in scraped.text

@@ -30,6 +30,13 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
             registry=self.registry,
         )
+        self.gc_pause_seconds = Histogram(
+            "thirteen_gc_pause_seconds",
+            "Pauses of the garbage collector, by generation (2: every live object).",
+            ["generation"],
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
 
 
 __all__ = ["Metrics"]

@@ -1,11 +1,10 @@
 """Running the room under uvicorn (``thirteen serve``), and SIGTERM's orderly stop (status 0).
 
-May import: settings, logs, metrics, db, money, tables, competitions, room, http.
+May import: settings, logs, metrics, heap, db, money, tables, competitions, room, http.
 """
 
 from __future__ import annotations
 
-import gc
 import signal
 import socket
 import threading
@@ -16,6 +15,7 @@ from typing import Any
 import uvicorn
 from prometheus_client import start_http_server
 
+from thirteen.server.heap import PauseMeter, ScheduledCollector, collector_for, settle_heap
 from thirteen.server.http.app import create_app
 from thirteen.server.http.sockets import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
 from thirteen.server.logs import configure_logging
@@ -29,20 +29,6 @@ KEEP_ALIVE_SECONDS = 5
 """An idle HTTP connection is closed after this (uvicorn's default, said here: clients keep
 theirs for reuse for less — ``thirteen.client.KEEPALIVE_EXPIRY`` — or a request can meet the
 close)."""
-GC_THRESHOLDS = (10_000, 20, 20)
-"""The collector's generation thresholds once the room is up (Python's are 700, 10, 10)."""
-
-
-def settle_heap() -> None:
-    """Keep the garbage collector from stopping the room: everything made while starting —
-    modules, the engine's and the bots' tables, the compiled kernels, some 180,000 objects —
-    lives as long as the process, so it is frozen out of every collection, and the youngest
-    generation is collected less often. Without this a full collection walked all of it every
-    few seconds on a busy room, a pause of 100–380 ms that every table felt (a 200-table room
-    at human pace on SQLite: p99 321 ms before, 39–102 ms after; benchmarks/README.md)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def uvicorn_config(
@@ -84,13 +70,23 @@ class RoomServer(uvicorn.Server):
         super().__init__(config)
         self.ready = threading.Event()
         self.whole_process = whole_process
-        """The room is the process (``thirteen serve``): its heap is settled once it is up
-        (:func:`settle_heap`; not in a test's process, which serves many rooms in turn)."""
+        """The room is the process (``thirteen serve``): its heap is settled once it is up,
+        its collector's pauses measured and, with ``THIRTEEN_GC=scheduled``, collection kept
+        between actions (:mod:`thirteen.server.heap`; not in a test's process, which serves
+        many rooms in turn)."""
+        self.collector: ScheduledCollector | None = None
+        self.pauses: PauseMeter | None = None
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
-        if self.whole_process:
+        state = getattr(self.config.app, "state", None)
+        if self.whole_process and state is not None:
+            self.pauses = PauseMeter(state.metrics)
+            self.pauses.install()
             settle_heap()
+            self.collector = collector_for(state.settings)
+            if self.collector is not None:
+                self.collector.start()
         self.ready.set()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
@@ -98,6 +94,10 @@ class RoomServer(uvicorn.Server):
         if room is not None:
             await room.close()
         await super().shutdown(sockets)
+        if self.collector is not None:
+            await self.collector.stop()
+        if self.pauses is not None:
+            self.pauses.remove()
 
 
 def proxy_options(settings: Settings) -> dict[str, Any]:

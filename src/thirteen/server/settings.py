@@ -106,6 +106,25 @@ class Settings(BaseSettings):
         "browsers do: a hand's frames take about a seventh of the bytes, for about an eighth "
         "more CPU a hand. Turn off where bandwidth is free and CPU is not.",
     )
+    gc: Literal["automatic", "scheduled"] = Field(
+        default="automatic",
+        description="automatic: Python's garbage collector runs when allocations call for it. "
+        "scheduled: it runs only at times the room picks, between actions — the young "
+        "generations every gc_seconds, every live object every gc_full_seconds "
+        "(server/heap.py; measured in benchmarks/README.md).",
+    )
+    gc_seconds: float = Field(
+        default=5.0,
+        ge=0.1,
+        le=3600.0,
+        description="With gc=scheduled: seconds between collections of the young generations.",
+    )
+    gc_full_seconds: float = Field(
+        default=600.0,
+        ge=1.0,
+        le=86_400.0,
+        description="With gc=scheduled: seconds between collections of every live object.",
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", description="Least important log line written."
     )

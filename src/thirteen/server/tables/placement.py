@@ -320,11 +320,8 @@ class Placement:
         deadline = time.monotonic() + patience
         while True:
             process = await self.locate(table_id)
-            unreachable = (
-                process == ""
-                or (gone_from is not None and process == gone_from)
-                or (process not in (None, self.me) and self.relay is None)
-            )
+            gone = process == "" or (gone_from is not None and process == gone_from)
+            unreachable = gone or (process not in (None, self.me) and self.relay is None)
             left = deadline - time.monotonic()
             if not unreachable or left <= 0 or not self.accepting:
                 return process

@@ -1,0 +1,124 @@
+"""The garbage collector kept off the room's hot path (issue 33), and its pauses measured.
+
+Nearly everything a busy room allocates is either freed at once by reference counting or lives
+long (tables, sockets, seats): the cyclic collector finds next to no garbage, yet Python runs
+it whenever allocations outnumber frees by its thresholds — in the middle of an action, and its
+middle and full generations walk every live object (at 1,000 tables: 28–48 ms young pauses,
+195–291 ms middle ones every 25–30 s; ``benchmarks/README.md``). So:
+
+- :func:`settle_heap` (always, once the room is up): what start-up made is frozen out of every
+  collection, and the youngest generation is collected less often.
+- ``THIRTEEN_GC=scheduled``: automatic collection is off (``gc.disable()``), and
+  :class:`ScheduledCollector` collects the young generations every ``THIRTEEN_GC_SECONDS``,
+  queued behind whatever the event loop has ready (so never in the middle of an action), and
+  every live object once every ``THIRTEEN_GC_FULL_SECONDS``. ``THIRTEEN_GC=automatic`` keeps
+  Python's own collection.
+- Either way every collection's pause is in ``thirteen_gc_pause_seconds`` by generation.
+
+May import: settings, metrics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+from typing import Any
+
+from thirteen.server.metrics import Metrics
+from thirteen.server.settings import Settings
+
+GC_THRESHOLDS = (10_000, 20, 20)
+"""The collector's generation thresholds once the room is up (Python's are 700, 10, 10)."""
+
+
+def settle_heap() -> None:
+    """Keep the garbage collector from stopping the room: everything made while starting —
+    modules, the engine's and the bots' tables, the compiled kernels, some 180,000 objects —
+    lives as long as the process, so it is frozen out of every collection, and the youngest
+    generation is collected less often. Without this a full collection walked all of it every
+    few seconds on a busy room, a pause of 100–380 ms that every table felt (a 200-table room
+    at human pace on SQLite: p99 321 ms before, 39–102 ms after; benchmarks/README.md)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+class PauseMeter:
+    """Times every collection (``gc.callbacks``) into ``thirteen_gc_pause_seconds``."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self._started:
+            pause = time.perf_counter() - self._started
+            self.metrics.gc_pause_seconds.labels(str(info["generation"])).observe(pause)
+            self._started = 0.0
+
+    def install(self) -> None:
+        if self not in gc.callbacks:
+            gc.callbacks.append(self)
+
+    def remove(self) -> None:
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)
+
+
+class ScheduledCollector:
+    """Collection at times the room chooses (``THIRTEEN_GC=scheduled``; module notes).
+
+    :meth:`start` turns automatic collection off and runs the schedule as a task; :meth:`stop`
+    ends it and turns automatic collection back on."""
+
+    def __init__(self, every: float, full_every: float) -> None:
+        self.every = every
+        self.full_every = full_every
+        self.collections = [0, 0, 0]
+        """Collections this schedule ran, by generation (young, middle, full)."""
+        self.collected = asyncio.Event()
+        """Set after each collection (cleared by whoever waits for the next)."""
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        gc.disable()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="collector")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+        gc.enable()
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        full_at = loop.time() + self.full_every
+        while True:
+            await asyncio.sleep(self.every)
+            generation = 2 if loop.time() >= full_at else 1
+            if generation == 2:
+                full_at = loop.time() + self.full_every
+            # behind every callback ready now: between actions, not in the middle of one
+            done = loop.create_future()
+            loop.call_soon(self._collect, generation, done)
+            await done
+
+    def _collect(self, generation: int, done: asyncio.Future[None]) -> None:
+        gc.collect(generation)
+        self.collections[generation] += 1
+        self.collected.set()
+        done.set_result(None)
+
+
+def collector_for(settings: Settings) -> ScheduledCollector | None:
+    """The schedule ``THIRTEEN_GC`` asks for (``None``: Python's own collection)."""
+    if settings.gc == "automatic":
+        return None
+    return ScheduledCollector(settings.gc_seconds, settings.gc_full_seconds)
+
+
+__all__ = ["GC_THRESHOLDS", "PauseMeter", "ScheduledCollector", "collector_for", "settle_heap"]
