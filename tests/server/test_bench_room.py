@@ -51,7 +51,14 @@ def test_the_quick_run_reports_every_figure() -> None:
         "goal 100 KiB ÷ KiB per idle socket",
         "full-speed hands/s ÷ goal 300",
         f"goal 50 ms ÷ p99 at {QUICK.steps[-1]} tables",
+        "goal 6× ÷ server CPU per hand in simulate's hands",
     }
+    # the yardstick: a hand of the engine alone, and the room's full-speed hand against it
+    engine = rows["simulate, chinese-1-6, 3 players: CPU a hand (before, after)"]
+    assert engine > 0
+    times = rows["full speed: server CPU per hand ÷ simulate's hand"]
+    assert times == pytest.approx(rows[f"{full}: server CPU per hand"] / engine)
+    assert any(note.startswith("simulate's hand (chinese-1-6") for note in report.notes)
     (machine,) = [note for note in report.notes if note.startswith("machine:")]
     assert ("pinned: the room" in machine) == pinned, machine
     assert not any(note.startswith("refused actions") for note in report.notes), report.notes

@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from thirteen.bench.report import Report
 from thirteen.bench.room.client import Account, RoomClient, bounded
 from thirteen.bench.room.figures import Measured
-from thirteen.bench.room.machine import pin, pinning, raise_fd_limit
+from thirteen.bench.room.machine import engine_hand_ms, pin, pinning, raise_fd_limit
 from thirteen.bench.room.meter import Meter
 from thirteen.bench.room.options import RoomOptions, database_kind, options_from_env
 from thirteen.bench.room.players import Player, Playing, TableLoad
@@ -182,6 +182,7 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
             everywhere = os.sched_getaffinity(0)
             pin(0, pinned.generator)
             stack.callback(pin, 0, frozenset(everywhere))
+        engine_before = engine_hand_ms(options.engine_hands)
         if options.keep:
             folder = Path(options.keep)
             folder.mkdir(parents=True, exist_ok=True)
@@ -216,6 +217,7 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
                 load.failure,
                 load.room.reconnects,
             )
+        engine_after = engine_hand_ms(options.engine_hands)
     database = (options.database_url or "sqlite+aiosqlite").split("://")[0]
     if not options.database_url and database_kind(options) == "postgres":
         database = "postgresql+asyncpg (a throwaway cluster started for the run)"
@@ -231,6 +233,7 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
         failure,
         reconnects,
         pinned.describe() if pinned is not None else "",
+        (engine_before, engine_after),
     )
 
 

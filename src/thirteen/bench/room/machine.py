@@ -1,15 +1,23 @@
 """What the room benchmark reads of the machine (from ``/proc``): the CPU and resident memory
 of a process and its descendants, the bytes sent over loopback; the open-file limit it raises
 so that thousands of sockets fit; and the cores it pins the room and the load generator to
-(``--pin``), so that the room's latency is the room's and not the generator's queue."""
+(``--pin``), so that the room's latency is the room's and not the generator's queue; and how
+fast this machine plays a hand with no room at all (:func:`engine_hand_ms`), the yardstick the
+room's CPU a hand is divided by, since these machines' speed varies 2–3× from hour to hour."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import random
 import resource
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from thirteen.bots.arena import play
+from thirteen.bots.base import RandomBot
+from thirteen.engine.rules import get_rules
 
 
 @dataclass(frozen=True)
@@ -108,9 +116,29 @@ def loopback_bytes() -> int | None:
     return None
 
 
+BASELINE_RULES = "chinese-1-6"
+BASELINE_PLAYERS = 3
+"""The yardstick: ``thirteen simulate --rules chinese-1-6 --players 3`` (random players)."""
+
+
+def engine_hand_ms(hands: int = 300, seed: int = 1) -> float:
+    """This thread's CPU milliseconds a hand of ``thirteen simulate --rules chinese-1-6
+    --players 3`` takes now: the engine alone, for the same deals every time."""
+    rules = get_rules(BASELINE_RULES)
+    rng = random.Random(seed)
+    bots = [
+        RandomBot(random.Random(rng.random()), surrender_rate=0.01) for _ in range(BASELINE_PLAYERS)
+    ]
+    play(rules, bots, 20, seed=seed)  # warm: the first hands load tables and caches
+    started = time.thread_time()
+    play(rules, bots, hands, seed=seed)
+    return 1000 * (time.thread_time() - started) / hands
+
+
 __all__ = [
     "Pinning",
     "cpu_seconds",
+    "engine_hand_ms",
     "loopback_bytes",
     "pin",
     "pinning",

@@ -57,6 +57,8 @@ class RoomOptions:
     about 1/N of them) and every player's HTTP requests and socket go to any of them, as behind a
     round-robin proxy, so about (N-1)/N of the sockets are relayed to their table's process."""
     seed: int = 1
+    engine_hands: int = 300
+    """Hands of ``simulate`` timed before and after the run: the machine's speed now."""
     pin: bool = False
     """The room (its processes and database) on one core, the load generator on the others
     (``os.sched_setaffinity``), so that the room's figures are not the generator's: on a
@@ -74,6 +76,7 @@ QUICK = RoomOptions(
     fast_seconds=2.0,
     idle_sockets=40,
     idle_compression=(True,),
+    engine_hands=20,
 )
 """A smoke run of a few tables and a few seconds (the test suite runs it end to end)."""
 

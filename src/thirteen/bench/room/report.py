@@ -18,6 +18,8 @@ from thirteen.bench.room.servers import server_compresses
 GOAL_P99_MS = 50.0
 GOAL_HANDS = 300.0
 GOAL_KIB = 100.0
+GOAL_ENGINE_RATIO = 6.0
+"""A hand's server CPU at full speed at most this many times a hand of ``simulate``."""
 
 
 @dataclass
@@ -39,6 +41,9 @@ class Results:
     reconnects: int = 0
     pinned: str = ""
     """Which cores the room and the generator had (``--pin``); empty: they shared them all."""
+    engine_ms: tuple[float, float] = (0.0, 0.0)
+    """A hand of ``thirteen simulate --rules chinese-1-6 --players 3`` in CPU ms, measured
+    before the run and after it (:func:`~thirteen.bench.room.machine.engine_hand_ms`)."""
 
 
 def process_rows(at: str, measured: Measured) -> list[tuple[str, float, str]]:
@@ -136,6 +141,18 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         )
     if best is not None:
         report.ratios["full-speed hands/s ÷ goal 300"] = best.hands / best.seconds / GOAL_HANDS
+    engine = sum(results.engine_ms) / 2
+    if engine > 0:
+        rows.append(("simulate, chinese-1-6, 3 players: CPU a hand (before, after)", engine, "ms"))
+        cheapest = min(
+            (1000 * m.server_cpu * m.seconds / m.hands for m in results.fast if m.hands),
+            default=None,
+        )
+        if cheapest is not None:
+            times = cheapest / engine
+            rows.append(("full speed: server CPU per hand ÷ simulate's hand", times, "×"))
+            goal = f"goal {GOAL_ENGINE_RATIO:g}× ÷ server CPU per hand in simulate's hands"
+            report.ratios[goal] = GOAL_ENGINE_RATIO / times
     if results.steps:
         last = results.steps[-1]
         report.ratios[f"goal 50 ms ÷ p99 at {last.tables} tables"] = GOAL_P99_MS / max(
@@ -160,6 +177,11 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             *results.load_before, *results.load_after
         )
     )
+    if results.engine_ms[0] > 0:
+        notes.append(
+            "simulate's hand (chinese-1-6, 3 random players, the engine alone): "
+            "{:.3f} ms of CPU before the run, {:.3f} ms after".format(*results.engine_ms)
+        )
     notes.append(
         f"database: {results.database}; preset {options.preset}, {options.seats} seats a table; "
         f"human pace {options.pace[0]:g}-{options.pace[1]:g} s a decision, showdown "
@@ -211,4 +233,12 @@ def report_of(options: RoomOptions, results: Results) -> Report:
     return report
 
 
-__all__ = ["GOAL_HANDS", "GOAL_KIB", "GOAL_P99_MS", "Results", "process_rows", "report_of"]
+__all__ = [
+    "GOAL_ENGINE_RATIO",
+    "GOAL_HANDS",
+    "GOAL_KIB",
+    "GOAL_P99_MS",
+    "Results",
+    "process_rows",
+    "report_of",
+]
