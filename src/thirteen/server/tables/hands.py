@@ -156,9 +156,8 @@ class HandLoop:
             timeout = None
             if due is not None:
                 timeout = max(0.0, max(due[0], self._stalled_until) - now())
-            try:
-                request = await asyncio.wait_for(self.queue.get(), timeout)
-            except TimeoutError:
+            request = await self._next(timeout)
+            if request is None:
                 assert due is not None
                 await self._on_due(*due)
                 continue
@@ -180,6 +179,22 @@ class HandLoop:
                         request.client_id,
                     ),
                 )
+
+    async def _next(self, timeout: float | None) -> Request | None:
+        """The next request, or ``None`` when ``timeout`` passes first (a timer that is due
+        goes before what is queued). Without a task or a timer per request where it can:
+        ``wait_for`` wraps every wait in a task of its own on Python 3.11 (issue 33)."""
+        if timeout is not None and timeout <= 0:
+            return None
+        if not self.queue.empty():
+            return self.queue.get_nowait()
+        if timeout is None:
+            return await self.queue.get()
+        try:
+            async with asyncio.timeout(timeout):
+                return await self.queue.get()
+        except TimeoutError:
+            return None
 
     def _answer(self, request: Request, frame: dict[str, Any]) -> None:
         if request.reply is not None and not request.reply.done():
