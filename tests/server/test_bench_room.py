@@ -24,7 +24,8 @@ from thirteen.bench.services import ServiceMissingError
 def test_the_quick_run_reports_every_figure() -> None:
     everywhere = os.sched_getaffinity(0)
     pinned = len(everywhere) >= 2  # --pin: the room on a core, the generator apart
-    report = bench_room(replace(QUICK, pin=pinned))
+    soak = replace(QUICK, pin=pinned, soak_minutes=3 / 60, soak_window=1.0)  # 3 windows of 1 s
+    report = bench_room(soak)
     assert os.sched_getaffinity(0) == everywhere  # the run gave this thread its cores back
     rows = {what: value for what, value, _ in report.rows}
     assert report.suite == "room"
@@ -59,6 +60,19 @@ def test_the_quick_run_reports_every_figure() -> None:
     times = rows["full speed: server CPU per hand ÷ simulate's hand"]
     assert times == pytest.approx(rows[f"{full}: server CPU per hand"] / engine)
     assert any(note.startswith("simulate's hand (chinese-1-6") for note in report.notes)
+    # the collector's pauses in every window (start-up's collection is in none of them), and
+    # the soak: the last step's tables measured window after window, with memory's trend
+    assert rows[f"{full}: collector pauses"] >= 0
+    assert 0 <= rows[f"{full}: time paused for the collector"] < 100
+    last = QUICK.steps[-1]
+    for n in (1, 2, 3):
+        on = f"soak, {last} tables, window {n}"
+        assert rows[f"{on}: server RSS"] > 10, on  # MiB: a real process
+        assert rows[f"{on}: hands/s"] >= 0, on
+    assert f"soak, {last} tables, window 4: server RSS" not in rows
+    first, final = (rows[f"soak, {last} tables, window {n}: server RSS"] for n in (1, 3))
+    assert rows["soak: server RSS, last window less first"] == pytest.approx(final - first)
+    assert math.isfinite(rows["soak: server RSS trend"])
     (machine,) = [note for note in report.notes if note.startswith("machine:")]
     assert ("pinned: the room" in machine) == pinned, machine
     assert not any(note.startswith("refused actions") for note in report.notes), report.notes

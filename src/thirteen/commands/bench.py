@@ -76,6 +76,14 @@ def bench_command(
         str | None,
         typer.Option(help=ROOM_HELP + "the Redis of several processes (default: a throwaway one)."),
     ] = None,
+    soak: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            help=ROOM_HELP + "minutes the last step's tables keep playing after it, measured "
+            "a minute at a time (memory, latency, collector pauses).",
+        ),
+    ] = None,
     pin: Annotated[
         bool,
         typer.Option(
@@ -109,6 +117,7 @@ def bench_command(
         "database": database,
         "processes": processes,
         "pin": pin or None,
+        "soak_minutes": soak,
         "redis_url": redis_url,
     }
     for name in chosen:

@@ -74,6 +74,21 @@ def total(metrics: dict[str, float], name: str) -> float:
     return sum(v for k, v in metrics.items() if k == name or k.startswith(name + "{"))
 
 
+GC_PAUSES = "thirteen_gc_pause_seconds"
+
+
+def pauses_longer(metrics: dict[str, float], seconds: float) -> float:
+    """Collections (every generation) whose pause was longer than ``seconds`` — a bound of
+    the histogram's buckets — from one ``/metrics`` reading."""
+    count = total(metrics, f"{GC_PAUSES}_count")
+    within = sum(
+        v
+        for k, v in metrics.items()
+        if k.startswith(f"{GC_PAUSES}_bucket{{") and k.endswith(f'le="{seconds}"}}')
+    )
+    return count - within
+
+
 def knee_of(steps: Sequence[tuple[int, float]]) -> int | None:
     """The first step (tables) whose p99 is at least twice the lowest p99 before it."""
     lowest = math.inf
@@ -148,6 +163,12 @@ class Measured:
     """Players' sockets on a process other than their table's (relayed over Redis)."""
     backing_cpu: float | None = None
     """Cores' worth of CPU the run's own PostgreSQL and Redis used (``None``: none started)."""
+    gc_pauses: float = 0.0
+    """Collections the server processes ran in the window (every generation)."""
+    gc_long_pauses: float = 0.0
+    """Those whose pause was longer than 25 ms."""
+    gc_seconds: float = 0.0
+    """Seconds the server processes spent paused for the collector in the window."""
     loopback_bytes: int | None = None
     """Bytes sent over loopback during the window: the sockets' frames and their TCP/IP
     headers both ways (and the database's and Redis's traffic when they run on loopback too);
@@ -162,6 +183,7 @@ class Measured:
 
 
 __all__ = [
+    "GC_PAUSES",
     "Measured",
     "ProcessFigures",
     "Window",
@@ -170,6 +192,7 @@ __all__ = [
     "histogram",
     "knee_of",
     "parse_metrics",
+    "pauses_longer",
     "percentile",
     "total",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 import os
 import secrets
 import tempfile
@@ -157,6 +158,19 @@ class Load:
             )
         return steps
 
+    async def soak(self) -> list[Measured]:
+        """The tables at play keep playing for ``soak_minutes``, measured a window at a time."""
+        windows: list[Measured] = []
+        count = math.ceil(self.options.soak_minutes * 60 / self.options.soak_window)
+        for n in range(1, count + 1):
+            measured = await self.meter.measure(self.options.soak_window, self.human)
+            windows.append(measured)
+            self.progress(
+                f"soak, {len(self.human)} tables, window {n} of {count}: RSS "
+                f"{measured.server_rss_kib / 1024:.0f} MiB, p99 {measured.latency(0.99):.0f} ms"
+            )
+        return windows
+
     async def close_all(self) -> None:
         await bounded(64, (p.close() for t in self.human for p in t.players))
 
@@ -209,6 +223,7 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
             fast = [await load.full_speed(count) for count in options.fast_tables]
             try:
                 steps = await load.knee() if options.steps else []
+                soak = await load.soak() if steps and options.soak_minutes > 0 else []
             finally:
                 progress("stopping")
                 await load.close_all()
@@ -233,7 +248,8 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
         failure,
         reconnects,
         pinned.describe() if pinned is not None else "",
-        (engine_before, engine_after),
+        soak=soak,
+        engine_ms=(engine_before, engine_after),
     )
 
 

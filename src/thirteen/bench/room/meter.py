@@ -14,12 +14,14 @@ from websockets.asyncio.client import ClientConnection
 
 from thirteen.bench.room.client import RoomClient, bounded
 from thirteen.bench.room.figures import (
+    GC_PAUSES,
     Measured,
     ProcessFigures,
     Window,
     bucket_delta,
     bucket_quantile,
     histogram,
+    pauses_longer,
     percentile,
     total,
 )
@@ -129,6 +131,18 @@ class Meter:
             relayed=relayed,
             backing_cpu=backing_cpu / elapsed if backing else None,
             loopback_bytes=None if wire is None or wire_after is None else wire_after - wire,
+            gc_pauses=sum(
+                total(now, f"{GC_PAUSES}_count") - total(was, f"{GC_PAUSES}_count")
+                for now, was in zip(after, before, strict=True)
+            ),
+            gc_long_pauses=sum(
+                pauses_longer(now, 0.025) - pauses_longer(was, 0.025)
+                for now, was in zip(after, before, strict=True)
+            ),
+            gc_seconds=sum(
+                total(now, f"{GC_PAUSES}_sum") - total(was, f"{GC_PAUSES}_sum")
+                for now, was in zip(after, before, strict=True)
+            ),
         )
 
     def rss(self) -> int:

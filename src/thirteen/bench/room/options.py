@@ -57,6 +57,11 @@ class RoomOptions:
     about 1/N of them) and every player's HTTP requests and socket go to any of them, as behind a
     round-robin proxy, so about (N-1)/N of the sockets are relayed to their table's process."""
     seed: int = 1
+    soak_minutes: float = 0.0
+    """After the last step, that step's tables keep playing this long, measured a minute at a
+    time (the server's RSS, latency and collector pauses each minute): does memory stay flat?"""
+    soak_window: float = 60.0
+    """Seconds each of the soak's measurements lasts."""
     engine_hands: int = 300
     """Hands of ``simulate`` timed before and after the run: the machine's speed now."""
     pin: bool = False
@@ -146,6 +151,7 @@ ENV_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "THIRTEEN_BENCH_PROCESSES": ("processes", int),
     "THIRTEEN_BENCH_KEEP": ("keep", str),
     "THIRTEEN_BENCH_PIN": ("pin", lambda v: v not in ("", "0", "false")),
+    "THIRTEEN_BENCH_SOAK": ("soak_minutes", float),
 }
 """Environment variables for ``benchmarks/run.py`` (``THIRTEEN_BENCH_QUICK=1`` starts from
 :data:`QUICK`). The database is ``THIRTEEN_BENCH_DATABASE_URL``, not the room's own

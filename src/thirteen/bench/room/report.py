@@ -41,15 +41,22 @@ class Results:
     reconnects: int = 0
     pinned: str = ""
     """Which cores the room and the generator had (``--pin``); empty: they shared them all."""
+    soak: list[Measured] = field(default_factory=list)
+    """The soak's windows (``soak_minutes``), in order."""
     engine_ms: tuple[float, float] = (0.0, 0.0)
     """A hand of ``thirteen simulate --rules chinese-1-6 --players 3`` in CPU ms, measured
     before the run and after it (:func:`~thirteen.bench.room.machine.engine_hand_ms`)."""
 
 
 def process_rows(at: str, measured: Measured) -> list[tuple[str, float, str]]:
-    """A window's CPU per hand; PostgreSQL's and Redis's CPU when the run started them; the
-    relayed sockets and each process's figures when there are several."""
-    rows: list[tuple[str, float, str]] = []
+    """A window's CPU per hand and the collector's pauses; PostgreSQL's and Redis's CPU when
+    the run started them; the relayed sockets and each process's figures when there are
+    several."""
+    rows: list[tuple[str, float, str]] = [
+        (f"{at}: collector pauses", measured.gc_pauses / measured.seconds, "/s"),
+        (f"{at}: collector pauses over 25 ms", measured.gc_long_pauses, "pauses"),
+        (f"{at}: time paused for the collector", 100 * measured.gc_seconds / measured.seconds, "%"),
+    ]
     hands = measured.hands / measured.seconds
     if hands > 0:  # what a hand costs, however much of a core the server was given
         rows.append((f"{at}: server CPU per hand", 1000 * measured.server_cpu / hands, "ms"))
@@ -80,6 +87,36 @@ def process_rows(at: str, measured: Measured) -> list[tuple[str, float, str]]:
             (f"{on}: CPU", 100 * process.cpu, "% of a core"),
             (f"{on}: RSS", process.rss_kib / 1024, "MiB"),
         ]
+    return rows
+
+
+def soak_rows(windows: list[Measured]) -> list[tuple[str, float, str]]:
+    """Each soak window's RSS, p99 and long collector pauses, and how RSS moved over the soak:
+    from the first window to the last, and its least-squares slope an hour (after the first
+    window, which still holds the step's warm-up)."""
+    if not windows:
+        return []
+    rows: list[tuple[str, float, str]] = []
+    at, elapsed = [], 0.0
+    for n, w in enumerate(windows, 1):
+        elapsed += w.seconds
+        at.append(elapsed)
+        on = f"soak, {w.tables} tables, window {n}"
+        rows += [
+            (f"{on}: server RSS", w.server_rss_kib / 1024, "MiB"),
+            (f"{on}: p99", w.latency(0.99), "ms"),
+            (f"{on}: hands/s", w.hands / w.seconds, "hands/s"),
+            (f"{on}: collector pauses over 25 ms", w.gc_long_pauses, "pauses"),
+        ]
+    rss = [w.server_rss_kib / 1024 for w in windows]
+    rows.append(("soak: server RSS, last window less first", rss[-1] - rss[0], "MiB"))
+    xs, ys = at[1:], rss[1:]
+    if len(xs) >= 2:
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+            (x - mx) ** 2 for x in xs
+        )
+        rows.append(("soak: server RSS trend", 3600 * slope, "MiB/hour"))
     return rows
 
 
@@ -132,6 +169,7 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             (f"{at}: server RSS", step.server_rss_kib / 1024, "MiB"),
         ]
         rows += process_rows(at, step)
+    rows += soak_rows(results.soak)
     knee = knee_of([(s.tables, s.latency(0.99)) for s in results.steps])
     if knee is not None:
         rows.append(("knee: first step with p99 ≥ 2× the lowest before", float(knee), "tables"))
@@ -241,4 +279,5 @@ __all__ = [
     "Results",
     "process_rows",
     "report_of",
+    "soak_rows",
 ]
