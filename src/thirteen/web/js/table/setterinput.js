@@ -168,7 +168,8 @@ export function cardMoves(felt, turn) {
     if (!a || turn.busy() || !(event.target instanceof Element)) return;
     const cardEl = /** @type {HTMLElement | null} */ (event.target.closest(".card[data-movable]"));
     const card = cardEl?.dataset.card;
-    if (!card || a.find(card)?.zone === "set") return;
+    // two quick taps are two cards placed, never a double click that sends the second back
+    if (!card || a.find(card)?.zone === "set" || lastPointer === "touch") return;
     selected = null;
     justPlaced = false;
     if (a.move(card, "set")) turn.changed();

@@ -245,7 +245,8 @@ export function yourTurn(table) {
       const lost = !active || active === document.body || !active.isConnected;
       if (!lost && !felt.contains(active)) return;
       const first = /** @type {HTMLElement | null} */ (
-        felt.querySelector(".setter .card[data-movable], .setter select, .setter button")
+        felt.querySelector(".setter .hand-set .card[data-movable]") ??
+          felt.querySelector(".setter .setter-buttons :is(button, select):not([disabled])")
       );
       first?.focus();
     });
