@@ -5,7 +5,9 @@ picker keeps its choice after the room refuses it; a double click places the car
 no other; a card dropped on a full place of a row with free places takes a free place; the arrow
 keys move between cards; after Play the focus lands on the next deal's first card; on a touch
 phone one tap places a card as a click does (back first, right to left), and the tapped card
-stays chosen for a tap on a row, with a line saying so."""
+stays chosen for a tap on a row, with a line saying so; at OFC streets (rows partly filled,
+earlier cards locked) the names are there on the move too, and the focus lands on the next
+street's first card."""
 
 from __future__ import annotations
 
@@ -14,7 +16,17 @@ import re
 from typing import Any
 
 from playwright.sync_api import Page, Request, expect
-from test_table_support import REGIONS, card_in, card_name, click_fill, drag, hand_cards, sit
+from test_table_support import (
+    REGIONS,
+    card_in,
+    card_name,
+    click_fill,
+    confirm_foul,
+    drag,
+    hand_cards,
+    sit,
+    warned_foul,
+)
 
 from conftest import PHONE
 from thirteen.client import RoomClient
@@ -181,3 +193,50 @@ def test_one_tap_places_a_card(boss: RoomClient, new_context: Any) -> None:
         row = "back" if i < 5 else "middle" if i < 9 else "front"
         expect(card_in(page, row, card)).to_be_visible()
     expect(page.get_by_role("button", name="Play", exact=True)).to_be_enabled()
+
+
+def _rows_on_page(page: Page) -> dict[str, list[str]]:
+    """The cards each row of the setter holds, earlier streets' included."""
+    return {
+        row: page.get_by_role("region", name=REGIONS[row])
+        .locator(".card[data-card]")
+        .evaluate_all("els => els.map(e => e.dataset.card)")
+        for row in ("front", "middle", "back")
+    }
+
+
+def test_ofc_streets_named_at_once(boss: RoomClient, new_context: Any) -> None:
+    """At OFC streets (rows partly filled, earlier cards locked) the names are there on the move;
+    after Play the focus lands on the next street's first card."""
+    preset = "ofc-pineapple"
+    table = boss.create_table(
+        preset,
+        seats=2,
+        bots=1,
+        bot_level="heuristic",
+        rules={"first_street_seconds": 60, "street_seconds": 60},
+    )
+    rules = get_rules(preset)
+    page = new_context().new_page()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/evaluate" in r.url else None)
+    sit(page, table["id"], "ann")
+    for street in range(3):
+        cards = hand_cards(page)
+        if street:
+            expect(card_in(page, "set", cards[0])).to_be_focused()
+        keep = cards[:5] if street == 0 else cards[:2]
+        for card in keep:
+            shown = card_in(page, "set", card).evaluate(CLICK_AND_READ)
+            expect(card_in(page, "set", card)).to_have_count(0)
+            assert shown == _shown(rules, _rows_on_page(page)), (street, card, shown)
+        for card in cards[len(keep) :]:
+            card_in(page, "set", card).focus()
+            page.keyboard.press("d")
+            expect(card_in(page, "discard", card)).to_be_visible()
+        fouls = warned_foul(page)
+        key = page.locator(".setter").get_attribute("data-key")
+        page.get_by_role("button", name="Play", exact=True).click()
+        confirm_foul(page, fouls)
+        expect(page.locator(f'.setter[data-key="{key}"]')).to_have_count(0, timeout=30_000)
+    assert asked == [], asked
