@@ -40,7 +40,7 @@ export function yourTurn(table) {
   let confirmingFoul = "";
   /** the natural chosen in the picker (kept across redraws and errors) */
   let natural = "";
-  /** Play was pressed: focus the next decision's first card when it comes */
+  /** a decision was sent: focus the next decision's first card when it comes */
   let focusNext = false;
   /** @type {Record<string, any> | null} */
   let hint = null;
@@ -231,9 +231,11 @@ export function yourTurn(table) {
     const why = evaluation.current()?.warning ?? "This hand would foul.";
     const theirs = rules.royalty_mode === "off" ? "" : ", plus their royalties";
     const cost = foulCost(rules);
+    const unit = Number(room.settings?.unit ?? 1);
+    const chips = unit === 1 ? "" : ` (${(cost * unit).toLocaleString("en")} chips)`;
     return (
-      `${why} A fouled hand scores nothing and pays each opponent who does not foul ` +
-      `${cost} point${cost === 1 ? "" : "s"}${theirs}.`
+      `${why} A fouled hand pays each opponent who does not foul ` +
+      `${cost} point${cost === 1 ? "" : "s"}${chips}${theirs}.`
     );
   }
 
@@ -259,7 +261,7 @@ export function yourTurn(table) {
     busy = true;
     confirmingFoul = "";
     const key = arrangement?.key;
-    if (action.type === "set_hand" || action.type === "place") focusNext = true;
+    focusNext = true; // the setter goes: the focus goes to the next decision when it comes
     redraw();
     const answer = await socket.act(action, view.state_id);
     if (answer.type === "error") {
