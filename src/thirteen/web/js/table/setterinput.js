@@ -125,12 +125,14 @@ export function cardMoves(felt, turn) {
     const a = turn.arrangement();
     const at = selected && a ? a.find(selected) : null;
     if (!a || !selected || !at) return "";
+    const tap = lastPointer === "touch" ? "tap" : "click";
     const rows = a.discard.length ? "a row or the discard" : "a row";
-    if (at.zone === "set") return `${cardName(selected)} chosen: now tap ${rows} to put it there.`;
+    const name = cardName(selected);
+    if (at.zone === "set") return `${name} chosen: now ${tap} ${rows} to put it there.`;
     const where = at.zone === "discard" ? "the discard" : `the ${at.zone}`;
     return justPlaced
-      ? `${cardName(selected)} went to ${where}: tap another row to move it, or tap your next card.`
-      : `${cardName(selected)} chosen (in ${where}): now tap ${rows}, or your cards, to move it.`;
+      ? `${name} went to ${where}: ${tap} another row to move it, or ${tap} your next card.`
+      : `${name} chosen (in ${where}): now ${tap} ${rows}, or your cards, to move it.`;
   }
 
   /** @param {ParentNode} root */
