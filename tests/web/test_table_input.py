@@ -42,6 +42,14 @@ CLICK_AND_READ = """(el) => {
 }"""
 
 
+CHOICES_FIT = """(el) => {
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = getComputedStyle(el).font;
+  const widest = Math.max(...[...el.options].map((o) => ctx.measureText(o.text).width));
+  return widest <= el.clientWidth;
+}"""
+
+
 def _shown(rules: Rules, rows: dict[str, list[str]]) -> list[str]:
     """What the page should show for each row: the engine's name, with the royalty if any."""
     found = assess(rules, *(" ".join(rows.get(r, [])) for r in ("front", "middle", "back")))
@@ -79,6 +87,7 @@ def _natural_kept_after_refusal(page: Page) -> None:
     assert room
     assert box["x"] >= 0
     assert box["x"] + box["width"] <= room["width"]
+    assert natural.evaluate(CHOICES_FIT), "the picker cuts its choices off"
 
 
 def test_setting_by_mouse_and_keys(boss: RoomClient, new_context: Any) -> None:
@@ -168,6 +177,7 @@ def test_one_tap_places_a_card(boss: RoomClient, new_context: Any) -> None:
     page = sit(new_context(touch=True, viewport=PHONE).new_page(), table["id"], "bob")
     cards = hand_cards(page)
     setter = page.locator(".setter")
+    _natural_kept_after_refusal(page)  # and on the phone's screen, whole
 
     # a tap places the card (back, rightmost place) and keeps it chosen; a line says what next
     card_in(page, "set", cards[0]).tap()
