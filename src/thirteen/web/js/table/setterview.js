@@ -60,6 +60,12 @@ export function setterHelp() {
           "B back, S or Backspace back to your cards, D discard. Enter plays once the rows are " +
           "complete.",
       ),
+      h(
+        "li",
+        {},
+        "The rows' names and a foul warning show as you move cards. Play on a hand that would " +
+          "foul asks once more, saying why and what a foul costs.",
+      ),
     ),
   );
 }
