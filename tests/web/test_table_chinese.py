@@ -16,6 +16,7 @@ from test_table_support import (
     card_in,
     check_no_leak,
     click_fill,
+    confirm_foul,
     drag,
     hand_cards,
     last_result,
@@ -25,6 +26,7 @@ from test_table_support import (
     results_of,
     sit,
     snapshot,
+    warned_foul,
 )
 
 from conftest import PHONE
@@ -102,11 +104,13 @@ def test_chinese_hands_to_the_showdown(preset: str, boss: RoomClient, new_contex
     snapshots["bob"].append(snapshot(bob))
     play(ann)
     snapshots["ann"].append(snapshot(ann))
+    bob_fouls = warned_foul(bob)
     if touch:
         bob.get_by_role("button", name="Play", exact=True).tap()
     else:
         card_in(bob, "front", bob_rows["front"][0]).focus()
         bob.keyboard.press("Enter")
+    confirm_foul(bob, bob_fouls, "tap" if touch else "click")
 
     for page, name in ((ann, "ann"), (bob, "bob")):
         shown = results_of(page, 2)

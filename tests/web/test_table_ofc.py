@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from test_table_support import (
     card_in,
     check_no_leak,
+    confirm_foul,
     hand_cards,
     last_result,
     my_me,
@@ -22,6 +23,7 @@ from test_table_support import (
     results_of,
     sit,
     snapshot,
+    warned_foul,
 )
 
 from conftest import PHONE
@@ -63,12 +65,14 @@ def street(page: Page, preset: str, how: str, seed: int) -> None:
                 place(page, card, zone, "key" if how == "click" else how)
     expect(play).to_be_enabled()
     key = page.locator(".setter").get_attribute("data-key")
+    fouls = warned_foul(page)
     if how == "tap":
         play.tap()
     elif how == "key":
         page.keyboard.press("Enter")
     else:
         play.click()
+    confirm_foul(page, fouls, how)
     # the decision is gone (the next street may follow at once)
     expect(page.locator(f'.setter[data-key="{key}"]')).to_have_count(0, timeout=30_000)
     # what the player discarded stays in sight for them (and only them: the leak check)

@@ -84,8 +84,10 @@ def place(page: Page, card: str, zone: str, how: str) -> None:
         source.focus()
         page.keyboard.press(KEYS[zone])
     elif how == "tap":
+        # the tap places the card as a click does, and keeps it chosen for a tap on its row
         source.tap()
-        expect(source).to_have_attribute("aria-pressed", "true")
+        chosen = page.locator(".setter").get_by_role("button", name=card_name(card), pressed=True)
+        expect(chosen).to_be_visible()
         region.locator(".row-label").tap()
     elif how == "drag":
         drag(page, source, region.locator(".slot:not(:has(.card))").first)
@@ -120,11 +122,30 @@ def click_fill(page: Page, rows: dict[str, list[str]]) -> None:
             expect(card_in(page, row, card)).to_be_visible()
 
 
+def confirm_foul(page: Page, fouls: bool, how: str = "click") -> None:
+    """After Play: a hand the page warned would foul asks once more; play it anyway."""
+    if not fouls:
+        return
+    confirm = page.get_by_role("button", name="Play the fouled hand")
+    expect(page.get_by_role("alert").filter(has_text="pays each opponent")).to_be_visible()
+    if how == "tap":
+        confirm.tap()
+    else:
+        confirm.click()
+
+
+def warned_foul(page: Page) -> bool:
+    """Whether the setter warns that the hand fouls (computed in the page as cards move)."""
+    return page.locator(".setter .evaluation.foul").count() > 0
+
+
 def play(page: Page) -> None:
     button = page.get_by_role("button", name="Play", exact=True)
     expect(button).to_be_enabled()
     key = page.locator(".setter").get_attribute("data-key")
+    fouls = warned_foul(page)
     button.click()
+    confirm_foul(page, fouls)
     expect(page.locator(f'.setter[data-key="{key}"]')).to_have_count(0, timeout=30_000)
 
 

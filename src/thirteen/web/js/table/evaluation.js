@@ -1,39 +1,55 @@
-// The arrangement's row names, foul warning and royalties: asked of the room
-// (GET /api/tables/ID/evaluate) a quarter second after the cards last moved, and written into
-// the setter in place, without redrawing it (a drag or a focus in progress is not disturbed).
+// The arrangement's row names, foul warning and royalties, computed in the browser (./rank.js)
+// under the table's rules on the very frame a card moves, and written into the setter in place.
+// Nothing waits on the room: its verdict decides when the hand is played, and
+// GET /api/tables/{id}/evaluate stays for other clients.
 
-import { request } from "../api.js";
 import { ROWS } from "./setter.js";
+import { assess } from "./rank.js";
 
 /** @typedef {import("./setter.js").Arrangement} Arrangement */
+/** @typedef {import("./rank.js").Assessment} Assessment */
 
 /**
- * The evaluation of the decision in progress: `schedule()` after a move, `show(root)` on a
- * setter just drawn, `forget()` when a new decision starts, `stop()` when the page goes.
- * @param {number} tableId
- * @param {{arrangement: () => Arrangement | null, node: () => HTMLElement | null}} turn
- *   the arrangement in progress and the setter that shows it (if drawn)
+ * What an arrangement makes under some rules (null when no row holds a card).
+ * @param {Arrangement} a @param {Record<string, any> | null | undefined} rules
+ * @returns {Assessment | null}
  */
-export function rowEvaluation(tableId, turn) {
-  /** @type {Record<string, any> | null} */
-  let evaluation = null;
-  let evaluationKey = "";
-  /** @type {number | undefined} */
-  let evaluateTimer;
+export function evaluateArrangement(a, rules) {
+  const rows = {
+    front: a.rowCards("front"),
+    middle: a.rowCards("middle"),
+    back: a.rowCards("back"),
+  };
+  if (!rules || ROWS.every((r) => !rows[r].length)) return null;
+  return assess(rules, rows);
+}
+
+/**
+ * The evaluation of the decision in progress: `show(root)` on a setter just drawn (and after
+ * every move, which draws it), `current()` the assessment of the arrangement as it is now.
+ * @param {{arrangement: () => Arrangement | null, node: () => HTMLElement | null,
+ *   rules: () => Record<string, any> | null | undefined}} turn
+ *   the arrangement in progress, the setter that shows it (if drawn) and the table's rules
+ */
+export function rowEvaluation(turn) {
+  /** The assessment of the arrangement as it is now. */
+  function current() {
+    const a = turn.arrangement();
+    return a ? evaluateArrangement(a, turn.rules()) : null;
+  }
 
   /** Each row's name, the foul warning, the royalties: written in place (no redraw).
    * @param {ParentNode} root */
   function show(root) {
+    const evaluation = current();
     for (const el of root.querySelectorAll(".hand-name[data-row]")) {
       const row = /** @type {HTMLElement} */ (el).dataset.row;
-      const ev = evaluation?.rows?.find((/** @type {any} */ r) => r.row === row);
+      const ev = evaluation?.rows.find((r) => r.row === row);
       el.textContent = ev?.name ? `${ev.name}${ev.royalty ? ` · royalty ${ev.royalty}` : ""}` : "";
     }
     const p = root.querySelector(".evaluation");
     if (!p) return;
-    const warning = evaluation?.foul
-      ? `Warning: ${evaluation.warning || "this hand would foul."}`
-      : evaluation?.warning || "";
+    const warning = evaluation?.foul ? `Warning: ${evaluation.warning}` : "";
     const royalties =
       evaluation && !evaluation.foul && evaluation.royalties
         ? `Royalties: ${evaluation.royalties}.`
@@ -42,46 +58,13 @@ export function rowEvaluation(tableId, turn) {
     p.classList.toggle("foul", Boolean(evaluation?.foul));
   }
 
-  function schedule() {
-    window.clearTimeout(evaluateTimer);
-    evaluateTimer = window.setTimeout(evaluate, 250);
-  }
-
-  async function evaluate() {
-    const a = turn.arrangement();
-    if (!a) return;
-    const rows = Object.fromEntries(ROWS.map((r) => [r, a.rowCards(r).join(" ")]));
-    const key = `${a.key}|${rows.front}|${rows.middle}|${rows.back}`;
-    if (key === evaluationKey) return;
-    if (!navigator.onLine) return; // asked again when back online
-    evaluationKey = key;
-    if (!rows.front && !rows.middle && !rows.back) {
-      evaluation = null;
-      const node = turn.node();
-      if (node) show(node);
-      return;
-    }
-    try {
-      const query = new URLSearchParams(rows).toString();
-      const answer = await request("GET", `/api/tables/${tableId}/evaluate?${query}`);
-      if (evaluationKey !== key || turn.arrangement() !== a) return;
-      evaluation = answer;
-      const node = turn.node();
-      if (node) show(node);
-    } catch {
-      // the names are a help, never a condition for playing
-    }
-  }
-
   return {
     show,
-    schedule,
-    forget() {
-      evaluation = null;
-      evaluationKey = "";
-    },
-    stop() {
-      window.clearTimeout(evaluateTimer);
+    current,
+    /** Write the names again on the setter drawn (the rules may just have arrived). */
+    refresh() {
+      const node = turn.node();
+      if (node) show(node);
     },
   };
 }

@@ -111,9 +111,10 @@ export class Arrangement {
 
   /**
    * Move a movable card to a zone: at a place (`index`: a slot, or a position in the set
-   * without the card), or
-   * at the rightmost free place (the end of the set). A card dropped on an occupied movable slot
-   * swaps with it. Returns whether anything moved.
+   * without the card), or at the rightmost free place (the end of the set). A card brought from
+   * elsewhere onto an occupied place takes a free place of that row when it has one, and swaps
+   * with the card there only when the row is full (or within the row). Returns whether anything
+   * moved.
    * @param {Card} card
    * @param {Zone} zone
    * @param {number} [index]
@@ -131,6 +132,9 @@ export class Arrangement {
     const slots = /** @type {Slot[]} */ (this.slots(zone));
     let target = index ?? -1;
     if (target >= 0 && (target >= slots.length || slots[target].locked)) target = -1;
+    if (target >= 0 && slots[target].card && from.zone !== zone && this.room(zone) > 0) {
+      target = -1;
+    }
     if (target < 0) {
       if (from.zone === zone) return false;
       target = this.freeSlot(zone);

@@ -1,8 +1,12 @@
-// The ways to move a card of the setter: a click (into the outlines, back first), a tap to choose
-// a card then a tap on where it goes, a double click (back to your cards), the keys (F, M, B, S or
-// Backspace, D; Enter plays) and a drag with mouse, pen or finger (./drag.js). Every move goes to
-// the arrangement; the turn (./turn.js) draws what changed.
+// The ways to move a card of the setter: a click or a tap (into the outlines, back first, right
+// to left; a tapped card stays chosen, so a tap on a row then moves it there), a tap on a placed
+// card then on where it goes, a double click (back to your cards; the second click of a double
+// click never places another card), the keys (F, M, B, S or Backspace, D; the arrows move between
+// cards; Enter plays) and a drag with mouse, pen or finger (./drag.js). A line under the cards
+// says what a tap on a row will do with the card chosen. Every move goes to the arrangement; the
+// turn (./turn.js) draws what changed.
 
+import { cardName } from "../cards.js";
 import { enableDrag } from "./drag.js";
 import { ROW_NAMES } from "./setter.js";
 
@@ -23,6 +27,9 @@ const KEYS = { f: "front", m: "middle", b: "back", s: "set", backspace: "set", d
 export function cardMoves(felt, turn) {
   /** @type {string | null} the card chosen to move (tap, then tap a row) */
   let selected = null;
+  /** the chosen card was just placed by its tap (a tap on another of your cards places that
+   * one, rather than moving the chosen card among your cards) */
+  let justPlaced = false;
   let lastPointer = "mouse";
 
   const stopDrag = enableDrag(felt, {
@@ -75,7 +82,8 @@ export function cardMoves(felt, turn) {
     const zoneEl = /** @type {HTMLElement | null} */ (event.target.closest("[data-zone]"));
     if (event.target.closest("button:not(.card), select")) return;
     const card = cardEl?.dataset.card ?? null;
-    if (selected && card !== selected && zoneEl) {
+    const inSet = card !== null && a.find(card)?.zone === "set";
+    if (selected && card !== selected && zoneEl && !(justPlaced && inSet)) {
       const zone = /** @type {Zone} */ (zoneEl.dataset.zone);
       let index;
       if (zone === "set") {
@@ -85,26 +93,75 @@ export function cardMoves(felt, turn) {
       } else {
         const slot = /** @type {HTMLElement | null} */ (event.target.closest("[data-slot]"));
         index = slot ? Number(slot.dataset.slot) : undefined;
-        // a tap on a full place of a row with room left: take a free place, do not swap
-        const slots = a.slots(zone);
-        if (index !== undefined && slots?.[index]?.card && a.room(zone) > 0) index = undefined;
       }
       const moved = a.move(selected, zone, index);
       selected = null;
+      justPlaced = false;
       if (moved) turn.changed();
       else turn.redraw();
       return;
     }
     if (!card) return;
-    const at = a.find(card);
-    if (at?.zone === "set" && lastPointer !== "touch") {
-      selected = null;
-      if (a.placeAuto(card) || (a.room("discard") > 0 && a.move(card, "discard"))) turn.changed();
+    const touch = lastPointer === "touch";
+    if (inSet) {
+      // the second click of a double click: the card under the pointer is another one now
+      if (!touch && event.detail >= 2) return;
+      if (a.placeAuto(card) || (a.room("discard") > 0 && a.move(card, "discard"))) {
+        // a tapped card stays chosen: a tap on a row moves it on
+        selected = touch ? card : null;
+        justPlaced = touch;
+        turn.changed();
+      }
       return;
     }
     // a tap (or a click on a placed card) chooses the card; the next tap says where it goes
     selected = selected === card ? null : card;
+    justPlaced = false;
     markSelection();
+  }
+
+  /** What a tap does now with the card chosen, in a line under the cards ("" for none). */
+  function tip() {
+    const a = turn.arrangement();
+    const at = selected && a ? a.find(selected) : null;
+    if (!a || !selected || !at) return "";
+    const tap = lastPointer === "touch" ? "tap" : "click";
+    const rows = a.discard.length ? "a row or the discard" : "a row";
+    const name = cardName(selected);
+    if (at.zone === "set") return `${name} chosen: now ${tap} ${rows} to put it there.`;
+    const where = at.zone === "discard" ? "the discard" : `the ${at.zone}`;
+    return justPlaced
+      ? `${name} went to ${where}: ${tap} another row to move it, or ${tap} your next card.`
+      : `${name} chosen (in ${where}): now ${tap} ${rows}, or your cards, to move it.`;
+  }
+
+  /** @param {ParentNode} root */
+  function writeTip(root) {
+    const line = root.querySelector(".select-tip");
+    if (line) line.textContent = tip();
+  }
+
+  /**
+   * The arrows move the focus between movable cards: left and right to the one before or after,
+   * up and down to the first card of the zone before or after.
+   * @param {HTMLElement} from @param {string} key
+   */
+  function focusAlong(from, key) {
+    const cards = /** @type {HTMLElement[]} */ ([
+      ...felt.querySelectorAll(".setter .card[data-movable]"),
+    ]);
+    const i = cards.indexOf(from);
+    if (i < 0) return;
+    let next = null;
+    if (key === "arrowleft") next = cards[i - 1];
+    else if (key === "arrowright") next = cards[i + 1];
+    else {
+      const zoneOf = (/** @type {HTMLElement} */ el) => el.closest("[data-zone]");
+      const zones = [...new Set(cards.map(zoneOf))];
+      const z = zones.indexOf(zoneOf(from)) + (key === "arrowup" ? -1 : 1);
+      next = cards.find((el) => zoneOf(el) === zones[z]);
+    }
+    next?.focus();
   }
 
   /** @param {MouseEvent} event */
@@ -113,8 +170,10 @@ export function cardMoves(felt, turn) {
     if (!a || turn.busy() || !(event.target instanceof Element)) return;
     const cardEl = /** @type {HTMLElement | null} */ (event.target.closest(".card[data-movable]"));
     const card = cardEl?.dataset.card;
-    if (!card || a.find(card)?.zone === "set") return;
+    // two quick taps are two cards placed, never a double click that sends the second back
+    if (!card || a.find(card)?.zone === "set" || lastPointer === "touch") return;
     selected = null;
+    justPlaced = false;
     if (a.move(card, "set")) turn.changed();
   }
 
@@ -136,6 +195,11 @@ export function cardMoves(felt, turn) {
     }
     const target = /** @type {HTMLElement} */ (event.target);
     const card = target.matches?.(".card[data-movable]") ? target.dataset.card : null;
+    if (card && key.startsWith("arrow")) {
+      event.preventDefault();
+      focusAlong(target, key);
+      return;
+    }
     const keys = /** @type {Record<string, Zone>} */ (KEYS);
     const zone = keys[key];
     if (!card || !zone || turn.busy()) return;
@@ -148,6 +212,7 @@ export function cardMoves(felt, turn) {
       return;
     }
     selected = null;
+    justPlaced = false;
     turn.changed();
     // keep working through the set: focus the card that took this one's place
     let next = card;
@@ -163,6 +228,7 @@ export function cardMoves(felt, turn) {
       if (on) el.setAttribute("aria-pressed", "true");
       else el.removeAttribute("aria-pressed");
     }
+    writeTip(felt);
   }
 
   return {
@@ -171,9 +237,12 @@ export function cardMoves(felt, turn) {
     },
     clear() {
       selected = null;
+      justPlaced = false;
     },
-    /** Listen on a setter just drawn. @param {HTMLElement} root */
+    /** Listen on a setter just drawn (and write its line on the card chosen).
+     * @param {HTMLElement} root */
     listen(root) {
+      writeTip(root);
       root.addEventListener("pointerdown", (event) => {
         lastPointer = event.pointerType || "mouse";
       });

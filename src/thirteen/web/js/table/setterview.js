@@ -17,17 +17,21 @@ import { ROWS, ROW_NAMES } from "./setter.js";
  * What a setter shows.
  * @typedef {{arrangement: Arrangement, me: Record<string, any> | null,
  *   settings: Record<string, any> | null, busy: boolean, message: string,
- *   confirming: boolean, hint: Record<string, any> | null, hints: boolean,
- *   timeBank: number | null, selected: string | null, hinted: Set<string>}} SetterState
- *   `confirming`: a surrender awaits its confirmation; `hints`: a Hint button is offered;
- *   `selected`: the card chosen by a tap; `hinted`: the cards the hint just applied placed
+ *   confirming: boolean, foul: string | null, natural: string,
+ *   hint: Record<string, any> | null, hints: boolean, timeBank: number | null,
+ *   selected: string | null, hinted: Set<string>}} SetterState
+ *   `confirming`: a surrender awaits its confirmation; `foul`: Play was pressed on a hand that
+ *   fouls, and this says why and what it costs (it awaits confirmation); `natural`: the natural
+ *   chosen in the picker; `hints`: a Hint button is offered; `selected`: the card chosen by a
+ *   tap; `hinted`: the cards the hint just applied placed
  */
 /**
  * What its buttons do.
  * @typedef {{changed: () => void, play: () => void,
  *   decide: (action: Record<string, any>) => void, askHint: () => void,
  *   applyHint: (action: Record<string, any>) => void, askSurrender: () => void,
- *   keepPlaying: () => void, useTimeBank: () => void}} SetterActions
+ *   keepPlaying: () => void, keepSetting: () => void, playFoul: () => void,
+ *   chooseNatural: (name: string) => void, useTimeBank: () => void}} SetterActions
  */
 
 /** The help under the table: how to set your cards with a mouse, a finger or the keyboard. */
@@ -42,12 +46,25 @@ export function setterHelp() {
       h("li", {}, "Click a card: it goes into the outlines, back first, then middle, then front."),
       h("li", {}, "Double-click a card in an outline: it goes back to the end of your cards."),
       h("li", {}, "Drag cards between the outlines, back to your cards, or within your cards."),
-      h("li", {}, "Touch: tap a card to choose it, then tap a row (or your cards, or Discard)."),
       h(
         "li",
         {},
-        "Keyboard: Tab to a card, then F front, M middle, B back, S or Backspace back to your " +
-          "cards, D discard. Enter plays once the rows are complete.",
+        "Touch: tap a card and it goes into the outlines as a click does; it stays chosen, so a " +
+          "tap on another row (or Discard) moves it there. Tap a placed card, then a row or your " +
+          "cards, to move it.",
+      ),
+      h(
+        "li",
+        {},
+        "Keyboard: Tab to a card (the arrow keys move between cards), then F front, M middle, " +
+          "B back, S or Backspace back to your cards, D discard. Enter plays once the rows are " +
+          "complete.",
+      ),
+      h(
+        "li",
+        {},
+        "The rows' names and a foul warning show as you move cards. Play on a hand that would " +
+          "foul asks once more, saying why and what a foul costs.",
       ),
     ),
   );
@@ -171,18 +188,25 @@ export function setterElement(state, act) {
   const naturals = Object.keys(settings?.rules?.natural_payouts ?? {});
   if (a.mode === "set" && settings?.game === "chinese" && naturals.length && a.placed() === 0) {
     const held = new Set(me?.naturals ?? []);
-    const choice = h(
-      "select",
-      { "aria-label": "Natural", "data-focus": "natural-choice", disabled: busy },
-      ...[...naturals]
-        .sort((x, y) => Number(held.has(y)) - Number(held.has(x)))
-        .map((n) =>
-          h(
-            "option",
-            { value: n },
-            held.has(n) ? `${naturalName(n)} (you hold it)` : naturalName(n),
+    const choice = /** @type {HTMLSelectElement} */ (
+      h(
+        "select",
+        {
+          "aria-label": "Natural",
+          "data-focus": "natural-choice",
+          disabled: busy,
+          onchange: () => act.chooseNatural(choice.value),
+        },
+        ...[...naturals]
+          .sort((x, y) => Number(held.has(y)) - Number(held.has(x)))
+          .map((n) =>
+            h(
+              "option",
+              { value: n, selected: n === state.natural ? true : null },
+              held.has(n) ? `${naturalName(n)} (you hold it)` : naturalName(n),
+            ),
           ),
-        ),
+      )
     );
     buttons.push(
       h(
@@ -190,12 +214,10 @@ export function setterElement(state, act) {
         { class: "natural" },
         h("span", { "aria-hidden": "true" }, "Natural:"),
         choice,
-        setterButton("Declare natural", () =>
-          act.decide({
-            type: "declare_natural",
-            natural: /** @type {HTMLSelectElement} */ (choice).value,
-          }),
-        ),
+        setterButton("Declare natural", () => {
+          act.chooseNatural(choice.value);
+          act.decide({ type: "declare_natural", natural: choice.value });
+        }),
       ),
     );
   }
@@ -217,13 +239,21 @@ export function setterElement(state, act) {
   if (timeBank && timeBank >= 1 && me?.deadline) {
     buttons.push(setterButton(`Time bank (${Math.floor(timeBank)} s)`, act.useTimeBank));
   }
-  buttons.push(
-    setterButton("Play", act.play, {
-      class: "primary",
-      disabled: busy || !a.complete(),
-      "data-focus": "play",
-    }),
-  );
+  if (state.foul) {
+    // a fouled hand cannot be taken back: it asks once more, in place of Play
+    buttons.push(
+      setterButton("Play the fouled hand", act.playFoul, { class: "danger" }),
+      setterButton("Keep setting", act.keepSetting),
+    );
+  } else {
+    buttons.push(
+      setterButton("Play", act.play, {
+        class: "primary",
+        disabled: busy || !a.complete(),
+        "data-focus": "play",
+      }),
+    );
+  }
   const hint = state.hint;
   const hintAction = hint?.action;
   const hintBox = hint
@@ -249,7 +279,9 @@ export function setterElement(state, act) {
     h("div", { class: "outlines" }, ...rows, discard),
     h("p", { class: "evaluation", "aria-live": "polite" }),
     set,
+    h("p", { class: "select-tip", "aria-live": "polite" }),
     h("div", { class: "setter-buttons" }, ...buttons),
+    state.foul ? h("p", { class: "foul-question", role: "alert" }, state.foul) : null,
     hintBox,
     h("p", { class: "setter-message", role: "alert" }, state.message),
   );

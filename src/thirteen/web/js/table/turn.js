@@ -1,14 +1,17 @@
 // Your turn at the table: the decision in progress. The arrangement follows the room's view (a
 // new decision starts afresh, a finished one goes); it is drawn on your seat as the setter
 // (./setterview.js), moved by click, tap, keys and drags (./setterinput.js), its rows named as
-// they fill (./evaluation.js), and played or declared over the socket, stamped with the frame it
-// was made on. At a practice table a hint may be asked for and applied.
+// they fill (./evaluation.js, computed in the browser on the frame of the move), and played or
+// declared over the socket, stamped with the frame it was made on. A hand that would foul asks
+// once more before it is played. After Play, focus lands on the next decision's first card. At
+// a practice table a hint may be asked for and applied.
 
 import { request } from "../api.js";
 import { parseCards } from "../cards.js";
 import { announce, errorText } from "../ui.js";
 import { rememberFocus, restoreFocus } from "./controls.js";
 import { rowEvaluation } from "./evaluation.js";
+import { foulCost } from "./rank.js";
 import { naturalName } from "./seats.js";
 import { Arrangement, ROWS } from "./setter.js";
 import { cardMoves } from "./setterinput.js";
@@ -20,7 +23,8 @@ import { setterElement } from "./setterview.js";
 /**
  * The decision in progress: `sync()` after each frame, `element()` the setter to draw on your
  * seat (null when you have nothing to decide), `redraw()` after a change of its own,
- * `waiting()` for the clocks, `evaluateSoon()`, `stop()` when the page goes.
+ * `waiting()` for the clocks, `evaluateSoon()` (writes the names again), `stop()` when the page
+ * goes.
  * @param {{tableId: number, page: HTMLElement, felt: HTMLElement, socket: TableSocket,
  *   room: Room, hints: () => boolean, say: (text: string) => void, draw: () => void}} table
  *   `hints`: whether a Hint button is offered; `draw`: draws the whole table again
@@ -32,6 +36,12 @@ export function yourTurn(table) {
   let busy = false;
   /** the decision (arrangement key) whose surrender awaits confirmation */
   let confirming = "";
+  /** the decision (arrangement key) whose fouling Play awaits confirmation */
+  let confirmingFoul = "";
+  /** the natural chosen in the picker (kept across redraws and errors) */
+  let natural = "";
+  /** a decision was sent: focus the next decision's first card when it comes */
+  let focusNext = false;
   /** @type {Record<string, any> | null} */
   let hint = null;
   /** @type {Set<string>} cards placed by the hint just applied */
@@ -48,9 +58,10 @@ export function yourTurn(table) {
     play,
     say,
   });
-  const evaluation = rowEvaluation(tableId, {
+  const evaluation = rowEvaluation({
     arrangement: () => arrangement,
     node: () => setterNode,
+    rules: () => room.settings?.rules,
   });
 
   /** The arrangement follows the room: a new decision starts afresh, a finished one goes. */
@@ -83,9 +94,13 @@ export function yourTurn(table) {
     busy = false;
     hint = null;
     hinted = new Set();
-    evaluation.forget();
+    confirmingFoul = "";
+    natural = "";
     room.message = "";
-    evaluation.schedule();
+    if (focusNext) {
+      focusNext = false;
+      focusFirstCard();
+    }
     const what =
       me.mode === "set"
         ? cards.length > 13
@@ -106,6 +121,7 @@ export function yourTurn(table) {
       arrangement?.key,
       busy,
       room.message,
+      confirmingFoul,
       me?.can_surrender,
       Math.floor(room.timeBank ?? 0),
       JSON.stringify(me?.naturals ?? []),
@@ -127,6 +143,8 @@ export function yourTurn(table) {
         busy,
         message: room.message,
         confirming: confirming === a.key,
+        foul: confirmingFoul === a.key ? foulQuestion() : null,
+        natural,
         hint,
         hints: table.hints(),
         timeBank: room.timeBank,
@@ -155,6 +173,17 @@ export function yourTurn(table) {
           confirming = "";
           redraw();
         },
+        keepSetting() {
+          confirmingFoul = "";
+          redraw();
+          /** @type {HTMLElement | null} */ (felt.querySelector('[data-focus="play"]'))?.focus();
+        },
+        playFoul() {
+          if (arrangement?.complete()) decide(arrangement.action());
+        },
+        chooseNatural(name) {
+          natural = name;
+        },
         useTimeBank() {
           socket.act({ type: "time_bank" }, room.view?.state_id);
         },
@@ -165,12 +194,12 @@ export function yourTurn(table) {
     return root;
   }
 
-  /** The arrangement changed: draw it now, evaluate it a little later. */
+  /** The arrangement changed: draw it now (its names and warnings with it, on this frame). */
   function changed() {
     room.message = "";
+    confirmingFoul = "";
     if (hinted.size && arrangement && !arrangement.placed()) hinted = new Set();
     redraw();
-    evaluation.schedule();
   }
 
   function redraw() {
@@ -182,9 +211,47 @@ export function yourTurn(table) {
     restoreFocus(page, focus);
   }
 
+  /** Play the arrangement; one that would foul asks first (as a surrender does). */
   function play() {
-    if (!arrangement || !arrangement.complete()) return;
+    if (!arrangement || !arrangement.complete() || busy) return;
+    if (evaluation.current()?.foul && confirmingFoul !== arrangement.key) {
+      confirmingFoul = arrangement.key;
+      redraw();
+      /** @type {HTMLElement | null} */ (
+        felt.querySelector('[data-focus="Keep setting"]')
+      )?.focus();
+      return;
+    }
     decide(arrangement.action());
+  }
+
+  /** What the foul question says: why the hand fouls and what a foul costs at this table. */
+  function foulQuestion() {
+    const rules = room.settings?.rules ?? {};
+    const why = evaluation.current()?.warning ?? "This hand would foul.";
+    const theirs = rules.royalty_mode === "off" ? "" : ", plus their royalties";
+    const cost = foulCost(rules);
+    const unit = Number(room.settings?.unit ?? 1);
+    const chips = unit === 1 ? "" : ` (${(cost * unit).toLocaleString("en")} chips)`;
+    return (
+      `${why} A fouled hand pays each opponent who does not foul ` +
+      `${cost} point${cost === 1 ? "" : "s"}${chips}${theirs}.`
+    );
+  }
+
+  /** The first card of a decision just drawn gets the focus, unless the player is elsewhere
+   * (typing in a field, a dialog): after Play, the next decision is where they go next. */
+  function focusFirstCard() {
+    window.requestAnimationFrame(() => {
+      const active = document.activeElement;
+      const lost = !active || active === document.body || !active.isConnected;
+      if (!lost && !felt.contains(active)) return;
+      const first = /** @type {HTMLElement | null} */ (
+        felt.querySelector(".setter .hand-set .card[data-movable]") ??
+          felt.querySelector(".setter .setter-buttons :is(button, select):not([disabled])")
+      );
+      first?.focus();
+    });
   }
 
   /** Send a decision, stamped with the frame it was made on. @param {Record<string, any>} action */
@@ -192,10 +259,13 @@ export function yourTurn(table) {
     const view = room.view;
     if (!view || busy) return;
     busy = true;
+    confirmingFoul = "";
     const key = arrangement?.key;
+    focusNext = true; // the setter goes: the focus goes to the next decision when it comes
     redraw();
     const answer = await socket.act(action, view.state_id);
     if (answer.type === "error") {
+      focusNext = false;
       if (arrangement && arrangement.key === key) {
         busy = false;
         say(
@@ -253,10 +323,9 @@ export function yourTurn(table) {
         ? { key: arrangement.key, deadline: me.deadline ?? null }
         : null;
     },
-    evaluateSoon: evaluation.schedule,
+    evaluateSoon: evaluation.refresh,
     stop() {
       moves.stop();
-      evaluation.stop();
     },
   };
 }
