@@ -7,12 +7,13 @@
 // your seat's controls (./controls.js), the clocks (./clocks.js), an event's corner
 // (./event.js) and a duplicate practice run's panel (./duplicate.js).
 
-import { currentAccount, loadAccount } from "../api.js";
+import { currentAccount, refreshAccount } from "../api.js";
 import { TableSocket } from "../socket.js";
 import { alertNow, announce, connectionBanner, h } from "../ui.js";
 import { startClocks } from "./clocks.js";
 import { rememberFocus, restoreFocus, seatControls } from "./controls.js";
 import { duplicatePanel } from "./duplicate.js";
+import { endedSection } from "./ended.js";
 import { eventPanel } from "./event.js";
 import { position, seatElement } from "./seats.js";
 import { setterHelp } from "./setterview.js";
@@ -32,6 +33,7 @@ export function render(main, params) {
   /** @type {Room} */
   const room = { settings: null, view: null, seat: null, timeBank: null, message: "" };
   let wantJoin = params.mode === "join";
+  let closed = false; // the table has closed: no seat to take, the way on instead
   let announcedHand = "";
   let lastActing = "";
   /** @type {Set<number> | null} seats without an open socket (when the room says) */
@@ -46,6 +48,7 @@ export function render(main, params) {
   const showdown = showdownSection();
   // a duplicate practice run's hands, for its player (no Hint button there: redraw)
   const duplicate = duplicatePanel(tableId, () => turn.redraw());
+  const ended = endedSection(tableId);
   const page = h("section", { class: "table-page", "aria-labelledby": "table-title" });
   const socket = new TableSocket(tableId, {
     watch: watching,
@@ -59,6 +62,7 @@ export function render(main, params) {
   const controls = seatControls({ tableId, watching, room, socket, page, say });
   page.append(
     h("header", { class: "table-head" }, heading, meta, eventBox.element, status),
+    ended.element,
     felt,
     showdown.element,
     controls.element,
@@ -129,6 +133,10 @@ export function render(main, params) {
     } else if (frame.type === "closing") {
       say(frame.message);
       connectionBanner(frame.message);
+      // the table closed: every seat's chips went back to its wallet
+      if (currentAccount()) refreshAccount();
+      closed = true;
+      draw();
     }
   }
 
@@ -149,11 +157,16 @@ export function render(main, params) {
   /** @param {Record<string, any>[]} events */
   function noteEvents(events) {
     const { view, seat: mySeat } = room;
+    const me = currentAccount()?.name;
     for (const event of events) {
       if (event.event === "HandSettled") duplicate.refresh();
-      if (event.event === "PlayerLeft" && event.seat === mySeat) loadAccount().catch(() => {});
-      if (event.event === "PlayerSat" && event.player === currentAccount()?.name) {
-        loadAccount().catch(() => {});
+      // your chips moved between the table and your wallet (a sit, a top-up, a leave, being
+      // unseated — by name: once you have left, the frame no longer gives you a seat)
+      if (
+        (event.event === "PlayerSat" || event.event === "PlayerLeft") && event.player === me ||
+        event.event === "PlayerToppedUp" && event.seat === mySeat
+      ) {
+        refreshAccount();
       }
     }
     const hand = view?.hand;
@@ -216,6 +229,7 @@ export function render(main, params) {
   }
 
   function draw() {
+    if (closed) ended.show(room.settings, duplicate.active);
     const view = room.view;
     if (!view) return;
     const focus = rememberFocus(page);
@@ -224,7 +238,7 @@ export function render(main, params) {
     const mine = room.seat ?? 0;
     const seats = {
       room,
-      watching,
+      watching: watching || closed,
       away,
       setter: () => turn.element(),
       names: showdownNames,
@@ -248,6 +262,11 @@ export function render(main, params) {
       room.message && !turn.arrangement ? `${phase}. ${room.message}` : phase;
     showdown.draw(view, nameOf);
     controls.draw();
+    if (closed) {
+      // no next deal, no seat controls at a closed table
+      for (const el of page.querySelectorAll(".next-deal")) el.remove();
+      controls.element.hidden = true;
+    }
     eventBox.update(room.settings, view, room.seat);
     restoreFocus(page, focus);
     clocks.tick();
