@@ -19,6 +19,12 @@ def table(i: int, game: str = "chinese", **fields: object) -> TableOut:
     return TableOut.model_validate(base)
 
 
+def chosen(tables: list[TableOut], game: str, balance: int) -> tuple[int, bool] | None:
+    """The table ann is sent to, and whether she sits there already."""
+    choice = play_now_choice(tables, game, "ann", balance)
+    return None if choice is None else (choice.table.id, choice.seated)
+
+
 def test_the_fullest_table_with_a_seat_the_wallet_covers() -> None:
     tables = [
         table(1, taken=1, free=3),
@@ -29,17 +35,14 @@ def test_the_fullest_table_with_a_seat_the_wallet_covers() -> None:
         table(6, game="ofc", taken=3, free=1),  # another game
         table(7, taken=3, free=1, tournament=2),  # a sit & go's
     ]
-    choice = play_now_choice(tables, "chinese", "ann", 1000)
-    assert choice is not None and (choice.table.id, choice.seated) == (4, False)
-    assert play_now_choice(tables, "chinese-1-6", "ann", 1000).table.id == 4  # type: ignore[union-attr]
-    choice = play_now_choice(tables, "chinese", "ann", 10_000)
-    assert choice is not None and choice.table.id == 3
-    assert play_now_choice(tables, "ofc", "ann", 1000).table.id == 6  # type: ignore[union-attr]
-    assert play_now_choice(tables, "ofc", "ann", 10) is None
-    assert play_now_choice(tables, "poker", "ann", 1000) is None
+    assert chosen(tables, "chinese", 1000) == (4, False)
+    assert chosen(tables, "chinese-1-6", 1000) == (4, False)
+    assert chosen(tables, "chinese", 10_000) == (3, False)
+    assert chosen(tables, "ofc", 1000) == (6, False)
+    assert chosen(tables, "ofc", 10) is None
+    assert chosen(tables, "poker", 1000) is None
 
 
 def test_your_own_table_first() -> None:
     tables = [table(1, taken=3, free=1), table(2, taken=1, free=3, players=["ann"])]
-    choice = play_now_choice(tables, "chinese", "ann", 0)
-    assert choice is not None and (choice.table.id, choice.seated) == (2, True)
+    assert chosen(tables, "chinese", 0) == (2, True)
