@@ -18,6 +18,7 @@ import { eventPanel } from "./event.js";
 import { position, seatElement } from "./seats.js";
 import { setterHelp } from "./setterview.js";
 import { handNames, showdownSection, showdownSentence } from "./showdown.js";
+import { settingTour } from "./tour.js";
 import { yourTurn } from "./turn.js";
 
 /** @typedef {import("../socket.js").Frame} Frame */
@@ -50,6 +51,7 @@ export function render(main, params) {
   const duplicate = duplicatePanel(tableId, () => turn.redraw());
   const ended = endedSection(tableId);
   const page = h("section", { class: "table-page", "aria-labelledby": "table-title" });
+  const tour = settingTour(page); // the first time this browser sets cards
   const socket = new TableSocket(tableId, {
     watch: watching,
     onFrame,
@@ -64,6 +66,7 @@ export function render(main, params) {
     h("header", { class: "table-head" }, heading, meta, eventBox.element, status),
     ended.element,
     felt,
+    tour.element,
     showdown.element,
     controls.element,
     duplicate.element,
@@ -268,6 +271,7 @@ export function render(main, params) {
       controls.element.hidden = true;
     }
     eventBox.update(room.settings, view, room.seat);
+    tour.update();
     restoreFocus(page, focus);
     clocks.tick();
   }
