@@ -90,3 +90,19 @@ def test_a_seat_zero_or_a_bad_date_in_the_new_form_is_refused(chinese: HandHisto
     viewer = redact_history(chinese, 0)
     mine = history_to_text(viewer).replace(", viewer 1,", ", viewer 0,", 1)
     assert verify_text(mine).status == "unreadable"
+
+
+def test_the_calendar_is_the_standard_one() -> None:
+    """The engine's own date arithmetic (it may not import a clock) against ``datetime``."""
+    from datetime import UTC, datetime
+
+    rng = random.Random(7)
+    moments = [0, 86399, 86400, 951782400, 4107542400, 253402300799]  # 2000-02-29, 2100-03-01
+    moments += [rng.randrange(0, 253402300800) for _ in range(3000)]
+    for t in moments:
+        want = datetime.fromtimestamp(t, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        assert history_text._time_text(t + 0.5, True) == f"{want}.5Z"
+        assert history_text._parse_time(f"{want}Z") == float(t)
+    for bad in ("2026-02-29T00:00:00Z", "2025-13-01T00:00:00Z", "2025-01-01T24:00:00Z"):
+        with pytest.raises(ValueError, match="no time"):
+            history_text._parse_time(bad)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime
 from typing import Any
 
 from thirteen.engine.errors import RuleError
@@ -41,6 +40,32 @@ _LAST_SECOND = 253402300800.0
 _ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,30}))?Z")
 
 
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a date of the proleptic Gregorian calendar (H. Hinnant's
+    algorithm: the engine keeps no clock and imports no ``datetime``)."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    """The date (year, month, day) ``days`` after 1970-01-01: the inverse of the above."""
+    days += 719468
+    era = days // 146097
+    day_of_era = days - era * 146097
+    year_of_era = (
+        day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096
+    ) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    mp = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * mp + 2) // 5 + 1
+    month = mp + (3 if mp < 10 else -9)
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
 def _time_text(at: float, readable: bool) -> str:
     """``at`` (seconds since 1970) as ISO 8601 UTC with every digit of its shortest repr (read
     back exactly by :func:`_parse_time`), or as the number itself in the old form."""
@@ -48,7 +73,12 @@ def _time_text(at: float, readable: bool) -> str:
     if not readable or not 0 <= at < _LAST_SECOND or not re.fullmatch(r"\d+\.\d+", number):
         return number
     whole, _, fraction = number.partition(".")
-    stamp = datetime.fromtimestamp(int(whole), tz=UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    days, second = divmod(int(whole), 86400)
+    year, month, day = _civil_from_days(days)
+    stamp = (
+        f"{year:04d}-{month:02d}-{day:02d}T"
+        f"{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}"
+    )
     return f"{stamp}Z" if fraction == "0" else f"{stamp}.{fraction}Z"
 
 
@@ -58,8 +88,10 @@ def _parse_time(text: str) -> float:
     if m is None:
         return seconds(float(text), "at")
     year, month, day, hour, minute, second = (int(m[i]) for i in range(1, 7))
-    moment = datetime(year, month, day, hour, minute, second, tzinfo=UTC)
-    return float(f"{int(moment.timestamp())}.{m[7] or '0'}")
+    days = _days_from_civil(year, month, day)
+    if _civil_from_days(days) != (year, month, day) or hour > 23 or minute > 59 or second > 59:
+        raise ValueError(f"{text} is no time")
+    return float(f"{days * 86400 + hour * 3600 + minute * 60 + second}.{m[7] or '0'}")
 
 
 def _action_line(raw: dict[str, Any], readable: bool) -> str:
