@@ -116,7 +116,10 @@ def test_a_finished_practice_run_says_so_and_shows_the_way_on(
     expect(page.get_by_role("button", name="Sit here")).to_have_count(0)
     expect(page.get_by_text(re.compile("Next deal in"))).to_have_count(0)
     expect(page.get_by_role("group", name="Your seat")).to_have_count(0)
-    expect(page.get_by_role("table", name="Hand 1: results")).to_be_visible()  # still on show
+    results = page.get_by_role("table", name="Hand 1: results")  # still on show, by name
+    expect(results).to_be_visible()
+    expect(results.get_by_role("rowheader", name="ann")).to_be_visible()
+    expect(page.get_by_text("You are watching this table.")).to_be_hidden()
     expect(over.get_by_role("link", name="Start a new run")).to_have_attribute("href", "#/practice")
     expect(over.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "#/lobby")
 

@@ -35,6 +35,8 @@ export function render(main, params) {
   const room = { settings: null, view: null, seat: null, timeBank: null, message: "" };
   let wantJoin = params.mode === "join";
   let closed = false; // the table has closed: no seat to take, the way on instead
+  /** @type {Map<number, string>} who sat at each seat last */
+  const lastPlayers = new Map();
   let announcedHand = "";
   let lastActing = "";
   /** @type {Set<number> | null} seats without an open socket (when the room says) */
@@ -114,6 +116,7 @@ export function render(main, params) {
       if (frame.type === "update" && view && frame.state_id > view.state_id + 1) socket.resync();
       room.view = frame.view;
       room.seat = frame.seat;
+      for (const [i, s] of (frame.view?.seats ?? []).entries()) if (s) lastPlayers.set(i, s.player);
       room.timeBank = frame.time_bank ?? null;
       notePresence(frame);
       turn.sync();
@@ -196,7 +199,8 @@ export function render(main, params) {
   /** @param {number} seat */
   function nameOf(seat) {
     const s = room.view?.seats?.[seat];
-    return s ? s.player : `Seat ${seat + 1}`;
+    // a seat left since (a closed table's last results): who sat there last
+    return s ? s.player : (lastPlayers.get(seat) ?? `Seat ${seat + 1}`);
   }
 
   /** @param {string} text */
@@ -266,9 +270,10 @@ export function render(main, params) {
     showdown.draw(view, nameOf);
     controls.draw();
     if (closed) {
-      // no next deal, no seat controls at a closed table
+      // no next deal, no seats to take, no seat controls at a closed table: its last results
       for (const el of page.querySelectorAll(".next-deal")) el.remove();
       controls.element.hidden = true;
+      felt.hidden = true;
     }
     eventBox.update(room.settings, view, room.seat);
     tour.update();
