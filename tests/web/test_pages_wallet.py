@@ -86,6 +86,21 @@ def test_the_header_follows_the_chips_at_a_table_and_a_sit_and_go(
     assert wallet(page) == 10000
     expect_header(page, "ann")
 
+    # chips moved elsewhere (here: the same session, behind the page's back) while the account
+    # page was open: back to the tab, the header and the wallet's balance and ledger follow
+    page.get_by_role("navigation", name="Room").get_by_role("link", name="Account").click()
+    balance = page.get_by_role("region", name="Wallet").get_by_text(re.compile("^Balance: "))
+    expect(balance).to_have_text("Balance: 10,000 chips")
+    csrf = page.request.get("/api/me").json()["csrf_token"]
+    cup_id = boss.request("GET", "/api/tournaments")["tournaments"][0]["id"]
+    moved = page.request.post(
+        f"/api/tournaments/{cup_id}/registration", headers={"x-csrf-token": csrf}
+    )
+    assert moved.ok, moved.text()
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(balance).to_have_text("Balance: 9,850 chips")
+    expect_header(page, "ann")
+
 
 def test_a_finished_practice_run_says_so_and_shows_the_way_on(
     new_context: Any, page_errors: Any
