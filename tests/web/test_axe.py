@@ -1,7 +1,8 @@
 """Accessibility checked by a real engine (issue 32): axe-core (``axe-playwright-python``) finds
 no serious or critical violation on any page — the lobby (with its sit & gos), log in, sign up,
 the account, a hand's replay, the leaderboards, the events and an event's page, duplicate
-practice and a run's page, a table of each game at the deal and at the showdown — in both
+practice and a run's page, a table of each game at the deal and at the showdown, a sit & go's
+table — in both
 themes (the two-colour deck on a light page, the four-colour deck with the browser asking for
 dark) and at desktop and phone size. One room, one walk: every page is checked in the four
 looks before the walk moves on."""
@@ -78,6 +79,11 @@ def test_axe_finds_nothing_serious_on_any_page(
     boss.request(
         "POST", "/api/tournaments", {"preset": "ofc", "name": "Axe cup", "seats": 3, "buy_in": 100}
     )
+    duel = boss.request(
+        "POST",
+        "/api/tournaments",
+        {"preset": "chinese-2-4", "name": "Axe duel", "seats": 2, "buy_in": 100},
+    )
     event = boss.request("POST", "/api/events", {"name": "Axe night", "rounds": 1})
 
     page: Page = new_context().new_page()
@@ -150,6 +156,18 @@ def test_axe_finds_nothing_serious_on_any_page(
     page.goto(f"/#/practice/{run.json()['table_id']}")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Duplicate practice at table")
     walk.check("a practice run")
+
+    # a sit & go's table once it runs (its seats filled by a bot)
+    page.goto("/#/lobby")
+    duel_row = page.get_by_role("row").filter(
+        has=page.get_by_role("rowheader", name=re.compile("^Axe duel"))
+    )
+    duel_row.get_by_role("button", name=re.compile("^Register")).click()
+    expect(duel_row).to_contain_text("1 of 2 registered")
+    boss.request("POST", f"/api/tournaments/{duel['id']}/bots", {})
+    duel_row.get_by_role("link", name=re.compile("^Play Axe duel")).click()
+    hand_cards(page)
+    walk.check("a sit & go's table at the deal")
 
     print(f"axe: {walk.checked} checks")  # 4 per page: 2 themes × 2 sizes
     assert walk.found == [], "axe found:\n" + "\n".join(walk.found)
