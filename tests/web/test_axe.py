@@ -2,10 +2,9 @@
 no serious or critical violation on any page — the lobby (with its sit & gos), log in, sign up,
 the account, a hand's replay, the leaderboards, the events and an event's page, duplicate
 practice and a run's page, a table of each game at the deal and at the showdown, a sit & go's
-table — in both
-themes (the two-colour deck on a light page, the four-colour deck with the browser asking for
-dark) and at desktop and phone size. One room, one walk: every page is checked in the four
-looks before the walk moves on."""
+table — in both themes (the two-colour deck on a light page, the four-colour deck with the
+browser asking for dark) and at desktop and phone size. One room, one walk: every page is
+checked in the four looks before the walk moves on."""
 
 from __future__ import annotations
 
