@@ -70,6 +70,11 @@ def test_play_now_and_the_first_visit_tour(
     expect(page.locator(".tour-target")).to_have_attribute("aria-label", "Back")
     tour.get_by_role("button", name="Previous").click()
     expect(tour.get_by_role("heading", level=2)).to_have_text("The cards you set")
+    # a card placed draws the setter anew: the tour still points at your cards
+    first = page.get_by_role("region", name="Your cards").get_by_role("button").first
+    first.click()
+    expect(page.get_by_role("region", name="Back").get_by_role("button")).not_to_have_count(0)
+    expect(page.locator(".tour-target")).to_have_attribute("aria-label", "Your cards")
     tour.get_by_role("button", name="Skip the tour").click()
     expect(tour).to_be_hidden()
     expect(page.locator(".tour-target")).to_have_count(0)

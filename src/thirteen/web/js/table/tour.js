@@ -95,12 +95,15 @@ export function settingTour(page) {
   let steps = [];
   let step = -1;
   let over = done();
+  // the setter draws itself anew as cards move (not only with the table): point again then
+  const watcher = new MutationObserver(() => point());
 
   function update() {
     if (over) return;
     if (step < 0) {
       if (!page.querySelector(".setter")) return;
       steps = STEPS.filter((s) => !s.when || s.when(page));
+      watcher.observe(page, { childList: true, subtree: true });
       go(0);
       return;
     }
@@ -127,13 +130,16 @@ export function settingTour(page) {
 
   /** The step's control, outlined (found again: the table draws anew). */
   function point() {
-    for (const el of page.querySelectorAll(".tour-target")) el.classList.remove("tour-target");
-    if (over || step < 0) return;
-    steps[step]?.target(page)?.classList.add("tour-target");
+    const target = over || step < 0 ? null : (steps[step]?.target(page) ?? null);
+    for (const el of page.querySelectorAll(".tour-target")) {
+      if (el !== target) el.classList.remove("tour-target");
+    }
+    if (target && !target.classList.contains("tour-target")) target.classList.add("tour-target");
   }
 
   function finish() {
     over = true;
+    watcher.disconnect();
     element.hidden = true;
     point();
     try {
