@@ -14,6 +14,7 @@ import pytest
 
 from table_helpers import SALTS, table_with
 from thirteen.bots.base import RandomBot
+from thirteen.engine import history_text
 from thirteen.engine.actions import Place, StartHand, Surrender
 from thirteen.engine.cards import format_cards, parse_cards
 from thirteen.engine.deck import Deal
@@ -463,13 +464,13 @@ def _edit(text: str, starts: str, change: Callable[[str], str]) -> str:
 
 
 TEXT_TAMPERING: list[tuple[str, str, Callable[[str], str], str]] = [
-    ("result line", "result seat 0:", lambda _: "result seat 0: +40 points, +40 money", "line"),
+    ("result line", "result seat 1:", lambda _: "result seat 1: +40 points, +40 money", "line"),
     ("rules line", "rules:", lambda _: "rules: chinese-2-4", "line 2 says 'rules: chinese-2-4'"),
-    ("seat name", "seat 0:", lambda line: line.replace('"p0"', '"mallory"'), "line"),
-    ("seat stack", "seat 1:", lambda line: line.replace("stack 1000", "stack 9000"), "line"),
+    ("seat name", "seat 1:", lambda line: line.replace('"p0"', '"mallory"'), "line"),
+    ("seat stack", "seat 2:", lambda line: line.replace("stack 1000", "stack 9000"), "line"),
     ("hand number", "# Thirteen", lambda line: line.replace("hand 1,", "hand 7,"), "hand 7"),
     ("commitment", "commitment:", lambda line: line[:-4] + "0000", "commitment"),
-    ("button line", "seat 1:", lambda line: "button before the deal: seat 1\n" + line, "line"),
+    ("button line", "seat 2:", lambda line: "button before the deal: seat 2\n" + line, "line"),
 ]
 
 
@@ -485,7 +486,7 @@ def test_every_line_of_a_text_history_is_checked(
 ) -> None:
     data = history_to_json(chinese) if viewer == "all" else redact_history(chinese, 1)
     text = history_to_text(data)
-    assert "(fouled)" in next(line for line in text.split("\n") if line.startswith("result seat 0"))
+    assert "(fouled)" in next(line for line in text.split("\n") if line.startswith("result seat 1"))
     report = verify_text(_edit(text, starts, change))
     assert report.status == "failed", (what, report)
     assert any(says in p for p in report.problems), report.problems
@@ -497,22 +498,25 @@ def test_text_data_line_and_header_edits_fail(chinese: HandHistory) -> None:
     report = verify_text(forged)
     assert report.status == "failed"
     assert "line" in report.problems[0]  # the seat line no longer matches the data
-    both = _edit(forged, "seat 1:", lambda line: line.replace('"p1"', '"eve"'))
+    both = _edit(forged, "seat 2:", lambda line: line.replace('"p1"', '"eve"'))
     report = verify_text(both)
     assert report.status == "failed"
     assert "do not make the published commitment" in report.problems[0]
 
 
-def test_text_action_time_edits_fail(chinese: HandHistory) -> None:
-    text = history_to_text(history_to_json(chinese))
+@pytest.mark.parametrize("readable", [True, False])
+def test_text_action_time_edits_fail(chinese: HandHistory, readable: bool) -> None:
+    text = history_to_text(history_to_json(chinese), readable=readable)
     lines = text.split("\n")
     n = next(i for i, line in enumerate(lines) if " set_hand " in line)
     at, _, rest = lines[n].partition(" ")
-    backwards = "\n".join([*lines[:n], f"1.0 {rest}", *lines[n + 1 :]])
+    early = history_text._time_text(1.0, readable)
+    backwards = "\n".join([*lines[:n], f"{early} {rest}", *lines[n + 1 :]])
     report = verify_text(backwards)
     assert report.status == "failed"
     assert "before the table's clock" in report.problems[0]
-    late = "\n".join([*lines[:n], f"{float(at) + 500!r} {rest}", *lines[n + 1 :]])
+    later = history_text._time_text(history_text._parse_time(at) + 500, readable)
+    late = "\n".join([*lines[:n], f"{later} {rest}", *lines[n + 1 :]])
     report = verify_text(late)
     assert report.status == "failed"
     assert "only the timeout is accepted" in " ".join(report.problems)

@@ -17,6 +17,7 @@ import pytest
 from cli_helpers import Run, run_cli
 from thirteen.bots.arena import play
 from thirteen.bots.base import RandomBot
+from thirteen.engine import history_text
 from thirteen.engine.history import HandHistory, history_to_json, redact_history, signed_bytes
 from thirteen.engine.history_text import history_from_text, history_to_text
 from thirteen.engine.history_verify import verify_history, verify_text
@@ -196,9 +197,10 @@ def test_an_edited_text_line_fails_with_the_key(
 ) -> None:
     text = history_to_text(room.sign(redact_history(history, 0)))
     lines = text.split("\n")
-    n = next(i for i, line in enumerate(lines) if " seat 0 place " in line)
+    n = next(i for i, line in enumerate(lines) if " seat 1 place " in line)  # seats from 1
     at, rest = lines[n].split(" ", 1)
-    lines[n] = f"{float(at) + 0.5!r} {rest}"
+    later = history_text._parse_time(at) + 0.5
+    lines[n] = f"{history_text._time_text(later, True)} {rest}"
     r = cli(["verify", write(tmp_path, "edited.txt", "\n".join(lines)), "--key", room.public_key])
     assert r.code == 1, r
     assert "changed after the room signed it" in r.err

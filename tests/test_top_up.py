@@ -84,5 +84,5 @@ def test_a_time_bank_moves_the_pending_deadline_and_replays() -> None:
         apply(state, UseTimeBank(seat=1, seconds=5.0, at=deadline + 1))
     assert late.value.code == "too_late"
     text = history_to_text(history_to_json(history))
-    assert "seat 0 use_time_bank 30.0" in text
+    assert "seat 1 use_time_bank 30.0" in text  # seats from 1, as the table shows them
     assert verify_text(text).status != "unreadable"

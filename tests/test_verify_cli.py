@@ -14,6 +14,7 @@ import pytest
 from cli_helpers import Run, run_cli
 from thirteen.bots.arena import play, seated_table, seeded_deal
 from thirteen.bots.base import RandomBot
+from thirteen.engine import history_text
 from thirteen.engine.history import HandHistory, history_to_json, redact_history
 from thirteen.engine.history_text import history_to_text
 from thirteen.engine.history_verify import verify_history
@@ -138,7 +139,9 @@ def bad_inputs(history: HandHistory) -> dict[str, str]:
         "5000-digit hand (JSON)": json.dumps(data).replace('"hand": 2', f'"hand": {huge}'),
         "5000-digit time (JSON)": json.dumps(data).replace(f'"at": {dealt_at}', f'"at": {huge}'),
         "5000-digit stack (text)": text.replace(f"stack {stack}", f"stack {huge}", 1),
-        "5000-digit time (text)": text.replace(f"\n{dealt_at!r} ", f"\n{huge} "),
+        "5000-digit time (text)": text.replace(
+            f"\n{history_text._time_text(dealt_at, True)} ", f"\n{huge} "
+        ),
         "not json": "{not json",
         "not a history": json.dumps({"format": "pgn"}),
         "empty": "",

@@ -38,11 +38,21 @@ def test_the_leaderboards_rank_people_and_bots_apart(
     # by default a week's board ranks after 25 hands: one hand is not enough (nor is it this
     # week's at all a few seconds after Sunday's midnight, UTC: the numbers are checked below)
     people = page.get_by_role("region", name="People")
-    expect(people).to_contain_text("Nobody has played 25 hands this week yet.")
+    expect(people).to_contain_text("Nobody has played 25 hands this week yet to be ranked")
     yours = people.get_by_text(re.compile("^You:"))
     expect(yours).to_have_text(re.compile(r"; \d+ more this week to be ranked\.$"))
+    # people first: until someone is ranked, everyone who played a hand, not an empty board
+    # above the bots' (they come last, folded away)
+    if "; 24 more this week" in yours.inner_text():  # the hand is this week's
+        anyone = people.get_by_role("table", name="People: All games, this week (at least 1 hand)")
+        expect(anyone.get_by_role("row").filter(has_text="finn")).to_contain_text(signed(result))
+    headings = page.get_by_role("heading", level=2).all_inner_texts()
+    assert headings == ["People", "Teams", "Bots"], headings
+    bots_board = page.get_by_role("region", name="Bots")
+    expect(bots_board.get_by_role("table")).to_have_count(0)  # folded
+    bots_board.get_by_text("The room's bots, ranked apart from people").click()
 
-    page.get_by_label("Game").select_option("chinese-1-6")
+    page.get_by_label("Game", exact=True).select_option("chinese-1-6")
     page.get_by_label("Period").select_option(label="All time")
     big = int(result >= 6)
     expect(yours).to_have_text(  # all time ranks after 50 hands
@@ -74,13 +84,13 @@ def test_the_leaderboards_rank_people_and_bots_apart(
     )
 
     # another game has nobody yet; the address opens a board directly, on a phone too
-    page.get_by_label("Game").select_option(label="Open-Face Chinese (every variant)")
+    page.get_by_label("Game", exact=True).select_option(label="Open-Face Chinese (every variant)")
     expect(people).to_contain_text(
         "Nobody has played 1 hand of all time yet in Open-Face Chinese (every variant)."
     )
     phone: Page = new_context(viewport=PHONE).new_page()
     phone.goto("/#/leaderboards/chinese/all")
-    expect(phone.get_by_label("Game")).to_have_value("chinese")
+    expect(phone.get_by_label("Game", exact=True)).to_have_value("chinese")
     expect(phone.get_by_label("Period")).to_have_value("all")
     phone.get_by_label("Minimum hands").select_option("1")
     mobile = phone.get_by_role("table", name="People: Chinese Poker (every scoring), of all time")

@@ -4,6 +4,13 @@
 :func:`history_from_text` reads it back. The action lines, the ``data:`` line and the room's
 ``signature:`` line (if signed) are what it says; every other line (rules, seats, results) is
 derived from them, and :func:`~thirteen.engine.history_verify.verify_text` re-derives it.
+
+Texts are written for people: seats numbered from 1 as the table shows them, and times as ISO
+8601 UTC (``2026-11-27T12:34:56.25Z``) carrying every digit of the number of seconds, so the
+time read back is the very float written. The header says so (``…, seats from 1``). Texts
+written before (seats from 0, times as seconds since 1970, no such words in the header) are
+still read, and :func:`readable_text` tells the two apart so that a text is re-derived in its
+own form.
 """
 
 from __future__ import annotations
@@ -26,10 +33,73 @@ MAX_DIGITS = 4300
 """No number in a history is longer (the limit of Python's JSON reader, applied to text too)."""
 
 
-def _action_line(raw: dict[str, Any]) -> str:
+READABLE = ", seats from 1"
+"""The header's last words in a text written for people (seats from 1, ISO times)."""
+_LAST_SECOND = 253402300800.0
+"""10000-01-01T00:00:00Z: a later time (or an odd one) is written as a number of seconds."""
+_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,30}))?Z")
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a date of the proleptic Gregorian calendar (H. Hinnant's
+    algorithm: the engine keeps no clock and imports no ``datetime``)."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    """The date (year, month, day) ``days`` after 1970-01-01: the inverse of the above."""
+    days += 719468
+    era = days // 146097
+    day_of_era = days - era * 146097
+    year_of_era = (
+        day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096
+    ) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    mp = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * mp + 2) // 5 + 1
+    month = mp + (3 if mp < 10 else -9)
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
+def _time_text(at: float, readable: bool) -> str:
+    """``at`` (seconds since 1970) as ISO 8601 UTC with every digit of its shortest repr (read
+    back exactly by :func:`_parse_time`), or as the number itself in the old form."""
+    number = repr(at)
+    if not readable or not 0 <= at < _LAST_SECOND or not re.fullmatch(r"\d+\.\d+", number):
+        return number
+    whole, _, fraction = number.partition(".")
+    days, second = divmod(int(whole), 86400)
+    year, month, day = _civil_from_days(days)
+    stamp = (
+        f"{year:04d}-{month:02d}-{day:02d}T"
+        f"{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}"
+    )
+    return f"{stamp}Z" if fraction == "0" else f"{stamp}.{fraction}Z"
+
+
+def _parse_time(text: str) -> float:
+    """An action line's time: ISO 8601 UTC as :func:`_time_text` writes it, or a number."""
+    m = _ISO.fullmatch(text)
+    if m is None:
+        return seconds(float(text), "at")
+    year, month, day, hour, minute, second = (int(m[i]) for i in range(1, 7))
+    days = _days_from_civil(year, month, day)
+    if _civil_from_days(days) != (year, month, day) or hour > 23 or minute > 59 or second > 59:
+        raise ValueError(f"{text} is no time")
+    return float(f"{days * 86400 + hour * 3600 + minute * 60 + second}.{m[7] or '0'}")
+
+
+def _action_line(raw: dict[str, Any], readable: bool) -> str:
     kind = raw["type"]
-    at = repr(float(raw["at"]))
+    at = _time_text(float(raw["at"]), readable)
     seat = raw.get("seat")
+    if readable and isinstance(seat, int):
+        seat += 1
     if kind == "start_hand":
         return f"{at} start_hand"
     if kind in ("place", "set_hand"):
@@ -61,31 +131,37 @@ def result_points(result: dict[str, Any], i: int) -> str:
 _SEAT_FLAGS = ("sitting_out", "leaving", "sit_out_after_hand")
 
 
-def history_to_text(data: dict[str, Any]) -> str:
+def history_to_text(data: dict[str, Any], *, readable: bool = True) -> str:
     """A readable text form of a (full or redacted) JSON history; :func:`history_from_text`
-    reads it back."""
+    reads it back. ``readable=False`` writes the old form (seats from 0, times in seconds)."""
+    first = 1 if readable else 0
+    viewer = data["viewer"]
+    if isinstance(viewer, int):
+        viewer += first
     lines = [
         f"# Thirteen hand history v{data['version']} — hand {data['hand']}, "
-        f"viewer {data['viewer']}",
+        f"viewer {viewer}{READABLE if readable else ''}",
         f"rules: {data['start']['rules']['name']}",
         f"commitment: {data['commitment']}",
     ]
     start = data["start"]
     if start["button"] is not None:
-        lines.append(f"button before the deal: seat {start['button']}")
+        lines.append(f"button before the deal: seat {start['button'] + first}")
     for i, s in enumerate(start["seats"]):
         if s is not None:
             flags = [k for k in _SEAT_FLAGS if s.get(k)]
             fl = f" fantasyland {s['fantasyland']}" if s.get("fantasyland") else ""
             name = json.dumps(s["player"], ensure_ascii=False)
-            lines.append(f"seat {i}: {name} stack {s['stack']}{fl} {' '.join(flags)}".rstrip())
+            lines.append(
+                f"seat {i + first}: {name} stack {s['stack']}{fl} {' '.join(flags)}".rstrip()
+            )
     lines.append("")
-    lines.extend(_action_line(a) for a in data["actions"])
+    lines.extend(_action_line(a, readable) for a in data["actions"])
     if data.get("result"):
         r = data["result"]
         lines.append("")
         for i, seat in enumerate(r["seats"]):
-            lines.append(f"result seat {seat}: {result_points(r, i)}")
+            lines.append(f"result seat {seat + first}: {result_points(r, i)}")
     lines.append("")
     payload = {k: data[k] for k in ("start", "deal", "result")}
     lines.append("data: " + canonical_json(payload).decode("utf-8"))
@@ -97,17 +173,27 @@ def history_to_text(data: dict[str, Any]) -> str:
 
 _HEADER = re.compile(
     r"# Thirteen hand history v(\d{1,3}) — hand (\d{1,12}), viewer (all|spectator|\d{1,3})"
+    rf"({re.escape(READABLE)})?"
 )
+
+
+def readable_text(text: str) -> bool:
+    """Whether a text history is in the form written for people (seats from 1, ISO times; its
+    header says so) rather than the old one."""
+    head = _HEADER.fullmatch(text.removeprefix("\ufeff").split("\n", 1)[0].rstrip())
+    return bool(head and head[4])
+
+
 _SEAT_ACTION = re.compile(r"seat (\d{1,6}) ([a-z_]+)(?: (.+))?")
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 
 
-def _parse_action_line(line: str) -> dict[str, Any]:
+def _parse_action_line(line: str, first: int) -> dict[str, Any]:
     unreadable = bad_history(f"Cannot read the action line {line!r}.")
     at_text, _, rest = line.partition(" ")
     try:
-        at = seconds(float(at_text), "at")
-    except (ValueError, RuleError):
+        at = _parse_time(at_text)
+    except (ValueError, OverflowError, RuleError):
         raise unreadable from None
     if rest == "start_hand":
         return {"type": "start_hand", "at": at}
@@ -115,7 +201,9 @@ def _parse_action_line(line: str) -> dict[str, Any]:
     if m is None:
         raise unreadable
     kind, tail = m[2], m[3]
-    raw: dict[str, Any] = {"type": kind, "seat": int(m[1]), "at": at}
+    if int(m[1]) < first:
+        raise unreadable
+    raw: dict[str, Any] = {"type": kind, "seat": int(m[1]) - first, "at": at}
     if kind in ("place", "set_hand"):
         names = ("front", "middle", "back", "discard")[: 4 if kind == "place" else 3]
         chunks = (tail or "").split(" | ")
@@ -202,15 +290,18 @@ def history_from_text(text: str) -> dict[str, Any]:
     if len(commitments) != 1:
         raise bad_history("A text history states its commitment once, in its header.")
     viewer: str = head[3]
+    first = 1 if head[4] else 0
+    if viewer.isdigit() and int(viewer) < first:
+        raise bad_history("Seats are numbered from 1 in this text: there is no viewer 0.")
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": int(head[1]),
         "hand": int(head[2]),
-        "viewer": int(viewer) if viewer.isdigit() else viewer,
+        "viewer": int(viewer) - first if viewer.isdigit() else viewer,
         "start": payload["start"],
         "commitment": commitments[0].removeprefix("commitment: "),
         "deal": payload["deal"],
-        "actions": [_parse_action_line(line) for line in blocks[1]],
+        "actions": [_parse_action_line(line, first) for line in blocks[1]],
         "result": payload["result"],
     }
     if signature is not None:
@@ -218,4 +309,11 @@ def history_from_text(text: str) -> dict[str, Any]:
     return data
 
 
-__all__ = ["MAX_DIGITS", "history_from_text", "history_to_text", "result_points"]
+__all__ = [
+    "MAX_DIGITS",
+    "READABLE",
+    "history_from_text",
+    "history_to_text",
+    "readable_text",
+    "result_points",
+]

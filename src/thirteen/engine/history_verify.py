@@ -26,7 +26,12 @@ from thirteen.engine.history import (
     signature_problem,
     signed_bytes,
 )
-from thirteen.engine.history_text import history_from_text, history_to_text, result_points
+from thirteen.engine.history_text import (
+    history_from_text,
+    history_to_text,
+    readable_text,
+    result_points,
+)
 from thirteen.engine.snapshot import header_commitment
 from thirteen.engine.state import Phase, deciders
 from thirteen.engine.table import apply
@@ -257,7 +262,7 @@ def verify_text(text: str) -> Verification:
     except RuleError as e:
         return Verification("unreadable", problems=(str(e),))
     given = [line.rstrip() for line in text.removeprefix("\ufeff").split("\n")]
-    wanted = history_to_text(data).split("\n")
+    wanted = history_to_text(data, readable=readable_text(text)).split("\n")
     while given and not given[-1]:
         given.pop()
     while wanted and not wanted[-1]:

@@ -35,6 +35,7 @@ STATUS_BY_CODE = {
     "not_found": 404,
     "no_account": 404,
     "no_table": 404,
+    "no_open_table": 404,
     "name_taken": 409,
     "insufficient_chips": 409,
     "key_reused": 409,

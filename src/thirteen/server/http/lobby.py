@@ -1,5 +1,5 @@
-"""The lobby over HTTP: the table list (live over ``/ws/lobby``), and admins opening and
-closing tables."""
+"""The lobby over HTTP: the table list (live over ``/ws/lobby``), "Play now" (the table a
+newcomer is best seated at), and admins opening and closing tables."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from thirteen.server.http.api import Admin, Body, RowId, errors
+from thirteen.server.http.api import Admin, ApiError, Body, RowId, User, db_of, errors
+from thirteen.server.money import ledger
 from thirteen.server.room import Room, TableSpec
 
 router = APIRouter()
@@ -88,6 +89,52 @@ async def list_tables(request: Request, game: str | None = None, free: bool = Fa
     if free:
         tables = [t for t in tables if t.free > 0]
     return Lobby(server_time=frame["server_time"], tables=tables)
+
+
+class PlayNow(BaseModel):
+    table: TableOut
+    seated: bool
+    """You sit at this table already (go back to it rather than buy in again)."""
+
+
+GAME_NAMES = {"chinese": "Chinese Poker", "ofc": "Open-Face Chinese"}
+
+
+def play_now_choice(tables: list[TableOut], game: str, name: str, balance: int) -> PlayNow | None:
+    """The table "Play now" seats ``name`` at: the one of ``game`` (a game or a preset) where
+    they sit already, else the fullest open table with a free seat whose smallest buy-in the
+    wallet covers (the table that deals soonest and with the most company; the oldest first
+    among equals). A sit & go's or an event's table is never chosen: their seats are entered
+    otherwise."""
+    mine = [t for t in tables if game in (t.game, t.preset) and t.tournament is None]
+    for t in mine:
+        if name in t.players:
+            return PlayNow(table=t, seated=True)
+    open_ = [t for t in mine if t.event is None and t.free > 0 and t.min_buy_in <= balance]
+    if not open_:
+        return None
+    best = min(open_, key=lambda t: (-t.taken, t.id))
+    return PlayNow(table=best, seated=False)
+
+
+@router.get("/api/tables/play-now", responses=errors(401, 404, 422))
+async def play_now(request: Request, me: User, game: str = "chinese") -> PlayNow:
+    """The table to sit at now for ``game`` (``chinese``, ``ofc`` or a preset); see
+    :func:`play_now_choice`. Sitting is still the buy-in on the table's socket."""
+    key = game.strip().lower()
+    async with db_of(request).begin() as s:
+        balance = (await ledger.wallet(s, me.user_id)).balance
+    tables = [TableOut(**t) for t in _room(request).lobby_frame()["tables"]]
+    choice = play_now_choice(tables, key, me.name, balance)
+    if choice is None:
+        what = GAME_NAMES.get(key, key)
+        raise ApiError(
+            "no_open_table",
+            f"No open table of {what} has a free seat for a buy-in your wallet covers "
+            f"({balance} chips); try a duplicate practice run, or watch a table until a seat "
+            "is free.",
+        )
+    return choice
 
 
 @router.post("/api/tables", status_code=201, responses=errors(400, 401, 403, 422))

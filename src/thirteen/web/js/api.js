@@ -63,6 +63,11 @@ export async function request(method, path, body) {
   } catch {
     throw new RoomError(0, "offline", "The room cannot be reached. Check your connection.");
   }
+  if (response.ok && method !== "GET" && account && !OWN_ACCOUNT.test(path)) {
+    // a change that may have moved chips (a registration, an entry, a run, a transfer): the
+    // wallet on screen is asked again, so it is never left stale
+    refreshAccount();
+  }
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") ?? "";
   const data = type.includes("json") ? await response.json() : await response.text();
@@ -79,6 +84,36 @@ export async function request(method, path, body) {
     );
   }
   return data;
+}
+
+/** Requests that answer with the account themselves (or move no chips). */
+const OWN_ACCOUNT = /^\/api\/(session|accounts|tickets)(\?|$)/;
+
+/** @type {Promise<Account | null> | null} */
+let refreshing = null;
+let refreshAgain = false;
+
+/**
+ * Ask the room for the account again (its wallet balance): calls at the same time share one
+ * request, and a call while one is under way asks once more after it (the chips may have moved
+ * after the room answered). Never throws: a room away keeps the last account known.
+ * @returns {Promise<Account | null>}
+ */
+export function refreshAccount() {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = loadAccount()
+    .catch(() => account)
+    .finally(() => {
+      refreshing = null;
+      if (refreshAgain) {
+        refreshAgain = false;
+        refreshAccount();
+      }
+    });
+  return refreshing;
 }
 
 /** The account of this browser's session, or null (asks the room). */

@@ -4,7 +4,7 @@
 // navigation bar, the live regions. Each page is a module with
 // `render(main, params) -> (cleanup function | void)`, loaded when first shown.
 
-import { currentAccount, loadAccount, logOut, onAccount } from "./api.js";
+import { currentAccount, loadAccount, logOut, onAccount, refreshAccount } from "./api.js";
 import { announce } from "./ui.js";
 
 /** @typedef {(main: HTMLElement, params: Record<string, string>) =>
@@ -40,6 +40,9 @@ async function route() {
     return;
   }
   const mine = ++generation;
+  // every page shows the wallet as it is now (leaving a page may have moved chips: a table, a
+  // run); the first page has just asked
+  if (mine > 1 && currentAccount()) refreshAccount();
   if (cleanup) cleanup();
   cleanup = null;
   main.replaceChildren();
@@ -104,6 +107,10 @@ async function start() {
     // the room is away: pages say so when they ask
   }
   window.addEventListener("hashchange", route);
+  // back to a tab left open: chips may have moved meanwhile (a payout, a table closing)
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && currentAccount()) refreshAccount();
+  });
   await route();
 }
 

@@ -1,7 +1,8 @@
 // The account (#/account): the wallet's balance and ledger, the recent hands (replay, downloads)
-// and changing the password.
+// and changing the password. The wallet is asked again whenever the room's balance moves (the
+// header learns of it: a table closing, a payout), so it is never stale.
 
-import { currentAccount, loadAccount, noteBalance, request } from "../api.js";
+import { currentAccount, loadAccount, noteBalance, onAccount, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
 import { cell, chips, field, formAlert, loginPrompt, signed, timeElement, uid } from "./common.js";
 import { markInvalid, passwordProblem, PASSWORD_HINT } from "./login.js";
@@ -102,6 +103,8 @@ export async function render(main) {
     ),
   );
   const balance = h("p", { class: "balance" }, "Loading…");
+  /** @type {number | null} the balance the ledger shows */
+  let shown = null;
   const wallet = h(
     "section",
     { "aria-labelledby": "wallet-heading" },
@@ -122,6 +125,7 @@ export async function render(main) {
     async fetch(limit) {
       /** @type {{balance: number, transfers: LedgerLine[]}} */
       const w = await request("GET", `/api/wallet?limit=${limit}`);
+      shown = w.balance;
       noteBalance(w.balance);
       balance.replaceChildren("Balance: ", h("strong", {}, `${chips(w.balance)} chips`));
       return w.transfers;
@@ -195,7 +199,14 @@ export async function render(main) {
       );
     },
   });
-  await Promise.all([ledgerShown, handsShown]);
+  const [reloadLedger, reloadHands] = await Promise.all([ledgerShown, handsShown]);
+  return onAccount((now) => {
+    if (now && shown !== null && now.balance !== shown) {
+      shown = now.balance;
+      reloadLedger();
+      reloadHands();
+    }
+  });
 }
 
 const MOST = 500;
@@ -236,6 +247,7 @@ async function pagedList(section, how) {
     if (more.hidden) holder.focus(); // the button went away: keep the focus near
   });
   await load();
+  return load;
 }
 
 /** Change the password: the current one, the new one twice. */

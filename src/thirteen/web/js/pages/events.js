@@ -48,6 +48,7 @@ function listPage(main) {
           "seated A1 B1 C1 / B2 C2 A2 / C3 A3 B3, every table dealt the same cards. A team's score is " +
           "what its three players scored; the luck of the deal cancels out.",
       ),
+      howToEnter(),
       error,
       list,
       create,
@@ -80,9 +81,47 @@ function listPage(main) {
   };
 }
 
+/** How a team enters an event, in three steps (no chips are at stake). */
+function howToEnter() {
+  return h(
+    "section",
+    { class: "how-to-enter", "aria-labelledby": "how-to-enter" },
+    h("h2", { id: "how-to-enter" }, "How a team enters"),
+    h(
+      "ol",
+      {},
+      h("li", {}, "Open an event below whose status is “Registering”."),
+      h("li", {}, "One of you registers the team under a name (you become its player 1)."),
+      h("li", {}, "Your two team-mates open the same event and press Join beside the team's name."),
+    ),
+    h(
+      "p",
+      {},
+      "The room seats the three of you when the director starts the event; scores are in points " +
+        "and no chips are at stake. A short field is filled with teams of bots.",
+    ),
+  );
+}
+
 /** @param {EventSummary[]} events */
 function eventList(events) {
-  if (!events.length) return h("p", { class: "lobby-empty" }, "No team event is registering or running right now.");
+  if (!events.length) {
+    return h(
+      "div",
+      { class: "lobby-empty" },
+      h("p", {}, "No team event is registering or running right now."),
+      h(
+        "p",
+        {},
+        "Events are opened by the room's directors (its administrators): ask one for the next, " +
+          "and meanwhile play at a table in the ",
+        h("a", { href: "#/lobby" }, "lobby"),
+        " or practise the same way — your play against the strong bot's on the same cards — in ",
+        h("a", { href: "#/practice" }, "duplicate practice"),
+        ".",
+      ),
+    );
+  }
   return dataTable(
     "Team events",
     ["Event", "Game", "Status", "Rounds", "Hands per round", "Teams", "When"],

@@ -1,6 +1,8 @@
 // The leaderboards (#/leaderboards, or #/leaderboards/GAME/PERIOD to link to one board): net
 // units, hands and big hands per account for a game and a period, people and bots on separate
-// boards. The choice is kept in the address (replaced, not pushed: no history entry per change).
+// boards — people first: while nobody has played the period's minimum, everyone who played a
+// hand is shown rather than an empty board above the bots' (which come last, folded). The
+// choice is kept in the address (replaced, not pushed: no history entry per change).
 
 import { currentAccount, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
@@ -76,24 +78,25 @@ function yourLine(board) {
 }
 
 
+/** "Nobody has played 25 hands this week yet." @param {Board} board @param {string} gameLabel */
+function nobody(board, gameLabel) {
+  const where = board.game === "all" ? "" : ` in ${gameLabel}`;
+  return `Nobody has played ${hands(board.min_hands)} ${PERIOD_WORDS[board.period]} yet${where}.`;
+}
+
 /**
  * One board as a table (or a sentence when nobody is ranked yet).
  * @param {Board} board
  * @param {string} title "People" or "Bots"
  * @param {string} gameLabel
+ * @param {string} [more] after the caption: "at least 1 hand" on a board with a lower minimum
  */
-function boardTable(board, title, gameLabel) {
+function boardTable(board, title, gameLabel, more = "") {
   const when = PERIOD_WORDS[board.period];
-  if (!board.standings.length) {
-    return h(
-      "p",
-      { class: "board-empty" },
-      `Nobody has played ${hands(board.min_hands)} ${when} yet${board.game === "all" ? "" : ` in ${gameLabel}`}.`,
-    );
-  }
+  if (!board.standings.length) return h("p", { class: "board-empty" }, nobody(board, gameLabel));
   const me = currentAccount()?.name;
   return rankTable(
-    `${title}: ${gameLabel}, ${when}`,
+    `${title}: ${gameLabel}, ${when}${more ? ` (${more})` : ""}`,
     COLUMNS,
     board.standings.map((s) =>
       h(
@@ -226,13 +229,23 @@ export function render(main, params) {
         yours,
         people,
       ),
-      h("section", { "aria-labelledby": "bots-heading" }, h("h2", { id: "bots-heading" }, "Bots"), bots),
       h(
         "section",
         { "aria-labelledby": "teams-heading" },
         h("h2", { id: "teams-heading" }, "Teams"),
         h("p", { class: "muted" }, "Duplicate team events: points summed over the events each team finished."),
         teams,
+      ),
+      h(
+        "section",
+        { "aria-labelledby": "bots-heading" },
+        h("h2", { id: "bots-heading" }, "Bots"),
+        h(
+          "details",
+          { class: "bots-board" },
+          h("summary", {}, "The room's bots, ranked apart from people"),
+          bots,
+        ),
       ),
     ),
   );
@@ -257,7 +270,8 @@ export function render(main, params) {
       error.textContent = "";
       about.textContent = coverage(ours);
       yours.textContent = yourLine(ours);
-      people.replaceChildren(boardTable(ours, "People", gameLabel));
+      people.replaceChildren(...(await peopleBoard(ours, query, gameLabel)));
+      if (mine !== generation || stopped) return;
       bots.replaceChildren(boardTable(theirs, "Bots", gameLabel));
       teams.replaceChildren(teamTable(squads, gameLabel));
       announce(`${gameLabel}, ${PERIOD_WORDS[ours.period]}: ${ours.standings.length} people ranked.`);
@@ -268,6 +282,29 @@ export function render(main, params) {
       if (mine === generation) for (const holder of [people, bots, teams]) holder.removeAttribute("aria-busy");
     }
   }
+  /**
+   * The people's board; while nobody has played the period's minimum (and the minimum is the
+   * period's own), everyone who played a hand, said so.
+   * @param {Board} board @param {string} query @param {string} gameLabel
+   * @returns {Promise<HTMLElement[]>}
+   */
+  async function peopleBoard(board, query, gameLabel) {
+    if (board.standings.length || least.value || board.min_hands <= 1) {
+      return [boardTable(board, "People", gameLabel)];
+    }
+    /** @type {Board} */
+    const anyone = await request("GET", `/api/leaderboards?${query}&who=people&min_hands=1`);
+    if (!anyone.standings.length) return [boardTable(anyone, "People", gameLabel)];
+    return [
+      h(
+        "p",
+        { class: "board-empty" },
+        `${nobody(board, gameLabel).replace(/\.$/, "")} to be ranked; until someone has, here is everyone who played a hand:`,
+      ),
+      boardTable(anyone, "People", gameLabel, "at least 1 hand"),
+    ];
+  }
+
   form.addEventListener("change", () => load());
   load();
   return () => {

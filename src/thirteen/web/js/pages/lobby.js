@@ -1,7 +1,8 @@
 // The lobby (#/lobby): every open table, live from /ws/lobby (reconnecting after a loss), with
 // filters (game, free seats, stakes, practice) that apply as they change; Join and Watch per
-// table; for admins, Create table (a dialog) and Close (with a confirmation). Below, the sit &
-// gos (./sitandgo.js), looked at again whenever the feed moves.
+// table; for admins, Create table (a dialog) and Close (with a confirmation). Above, a line on
+// each game and "Play now" (./lobbyintro.js); below, the sit & gos (./sitandgo.js), looked at
+// again whenever the feed moves.
 //
 // The page composes its parts: the feed (./lobbyfeed.js), the filters (./lobbyfilters.js), the
 // list of tables (./lobbytables.js) and the admin's dialogs (./lobbyadmin.js).
@@ -11,6 +12,7 @@ import { announce, h } from "../ui.js";
 import { confirmClose, createTableDialog } from "./lobbyadmin.js";
 import { LobbyFeed } from "./lobbyfeed.js";
 import { filterBox, loadFilters } from "./lobbyfilters.js";
+import { lobbyIntro } from "./lobbyintro.js";
 import { tablesList } from "./lobbytables.js";
 import { sitAndGoSection } from "./sitandgo.js";
 
@@ -54,6 +56,7 @@ export function render(main) {
       "div",
       { class: "page wide" },
       head,
+      lobbyIntro(),
       filterPanel.element,
       tableList.count,
       tableList.list,

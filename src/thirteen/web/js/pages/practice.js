@@ -182,6 +182,10 @@ async function runPage(page, tableId) {
     return;
   }
   const state = /** @type {Record<string, string>} */ (STATUS)[run.status] ?? run.status;
+  const ways =
+    run.status === "playing"
+      ? [h("p", {}, h("a", { href: `#/table/${tableId}` }, "Back to the table"))]
+      : [h("p", {}, h("a", { href: "#/practice" }, "Start a new run"))];
   page.append(
     h(
       "p",
@@ -193,7 +197,7 @@ async function runPage(page, tableId) {
       { role: "status" },
       `${run.played} of ${run.deals} deals played. Total against the strong bot: ${difference(run.total)}.`,
     ),
-    run.status === "playing" ? h("p", {}, h("a", { href: `#/table/${tableId}` }, "Back to the table")) : null,
+    ...ways,
     h("p", {}, h("a", { href: "#/practice" }, "All your runs")),
     ...run.hands.map(handSection),
   );

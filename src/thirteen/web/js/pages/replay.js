@@ -88,7 +88,7 @@ function boardElement(b, step, viewer, button) {
     h(
       "header",
       {},
-      h("h3", {}, label),
+      h("h2", {}, label),
       notes.length ? h("p", { class: "rp-notes" }, notes.join(" · ")) : null,
       result
         ? h(

@@ -2,7 +2,7 @@
 // prizes and unit schedule, with Register / Unregister while it registers, and Play (for its
 // players) or Watch once its table runs. The lobby refreshes it whenever its feed moves.
 
-import { currentAccount, request } from "../api.js";
+import { currentAccount, refreshAccount, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
 import { cell, chips, formAlert, gameName, rememberReturn } from "./common.js";
 
@@ -74,6 +74,7 @@ export function sitAndGoSection() {
     try {
       const answer = await request("GET", "/api/tournaments");
       shown = answer.tournaments;
+      noteYours();
       draw();
     } catch {
       // the list stays as it was; the next refresh tries again
@@ -84,6 +85,20 @@ export function sitAndGoSection() {
         refresh();
       }
     }
+  }
+
+  /** The statuses of your sit & gos, as last seen ("" before the first look). */
+  let yours = "";
+
+  /** One of your sit & gos moved on (started, finished — prizes paid —, cancelled — buy-ins
+   * back): the wallet on screen is asked again. */
+  function noteYours() {
+    const name = currentAccount()?.name;
+    const now = JSON.stringify(
+      shown.filter((t) => name && t.entrants.includes(name)).map((t) => [t.id, t.status]),
+    );
+    if (yours && now !== yours) refreshAccount();
+    yours = now;
   }
 
   /** Look again soon (at most once every REFRESH_MS). */

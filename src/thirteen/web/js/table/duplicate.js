@@ -130,7 +130,9 @@ export function duplicatePanel(tableId, onActive) {
       run.status === "playing"
         ? `${run.played} of ${run.deals} deals played`
         : run.status === "finished"
-          ? `All ${run.deals} deals played`
+          ? run.deals === 1
+            ? "The deal is played"
+            : `All ${run.deals} deals played`
           : `Ended after ${run.played} of ${run.deals} deals`;
     const text = `${where}. Total against the bot: ${difference(run.total)} over ${run.compared} hand${run.compared === 1 ? "" : "s"}.`;
     if (summary.textContent !== text) summary.textContent = text;

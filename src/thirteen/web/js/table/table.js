@@ -7,16 +7,18 @@
 // your seat's controls (./controls.js), the clocks (./clocks.js), an event's corner
 // (./event.js) and a duplicate practice run's panel (./duplicate.js).
 
-import { currentAccount, loadAccount } from "../api.js";
+import { currentAccount, refreshAccount } from "../api.js";
 import { TableSocket } from "../socket.js";
 import { alertNow, announce, connectionBanner, h } from "../ui.js";
 import { startClocks } from "./clocks.js";
 import { rememberFocus, restoreFocus, seatControls } from "./controls.js";
 import { duplicatePanel } from "./duplicate.js";
+import { endedSection } from "./ended.js";
 import { eventPanel } from "./event.js";
 import { position, seatElement } from "./seats.js";
 import { setterHelp } from "./setterview.js";
 import { handNames, showdownSection, showdownSentence } from "./showdown.js";
+import { settingTour } from "./tour.js";
 import { yourTurn } from "./turn.js";
 
 /** @typedef {import("../socket.js").Frame} Frame */
@@ -32,6 +34,9 @@ export function render(main, params) {
   /** @type {Room} */
   const room = { settings: null, view: null, seat: null, timeBank: null, message: "" };
   let wantJoin = params.mode === "join";
+  let closed = false; // the table has closed: no seat to take, the way on instead
+  /** @type {Map<number, string>} who sat at each seat last */
+  const lastPlayers = new Map();
   let announcedHand = "";
   let lastActing = "";
   /** @type {Set<number> | null} seats without an open socket (when the room says) */
@@ -46,7 +51,9 @@ export function render(main, params) {
   const showdown = showdownSection();
   // a duplicate practice run's hands, for its player (no Hint button there: redraw)
   const duplicate = duplicatePanel(tableId, () => turn.redraw());
+  const ended = endedSection(tableId);
   const page = h("section", { class: "table-page", "aria-labelledby": "table-title" });
+  const tour = settingTour(page); // the first time this browser sets cards
   const socket = new TableSocket(tableId, {
     watch: watching,
     onFrame,
@@ -59,7 +66,9 @@ export function render(main, params) {
   const controls = seatControls({ tableId, watching, room, socket, page, say });
   page.append(
     h("header", { class: "table-head" }, heading, meta, eventBox.element, status),
+    ended.element,
     felt,
+    tour.element,
     showdown.element,
     controls.element,
     duplicate.element,
@@ -107,6 +116,7 @@ export function render(main, params) {
       if (frame.type === "update" && view && frame.state_id > view.state_id + 1) socket.resync();
       room.view = frame.view;
       room.seat = frame.seat;
+      for (const [i, s] of (frame.view?.seats ?? []).entries()) if (s) lastPlayers.set(i, s.player);
       room.timeBank = frame.time_bank ?? null;
       notePresence(frame);
       turn.sync();
@@ -129,6 +139,10 @@ export function render(main, params) {
     } else if (frame.type === "closing") {
       say(frame.message);
       connectionBanner(frame.message);
+      // the table closed: every seat's chips went back to its wallet
+      if (currentAccount()) refreshAccount();
+      closed = true;
+      draw();
     }
   }
 
@@ -149,11 +163,16 @@ export function render(main, params) {
   /** @param {Record<string, any>[]} events */
   function noteEvents(events) {
     const { view, seat: mySeat } = room;
+    const me = currentAccount()?.name;
     for (const event of events) {
       if (event.event === "HandSettled") duplicate.refresh();
-      if (event.event === "PlayerLeft" && event.seat === mySeat) loadAccount().catch(() => {});
-      if (event.event === "PlayerSat" && event.player === currentAccount()?.name) {
-        loadAccount().catch(() => {});
+      // your chips moved between the table and your wallet (a sit, a top-up, a leave, being
+      // unseated — by name: once you have left, the frame no longer gives you a seat)
+      if (
+        (event.event === "PlayerSat" || event.event === "PlayerLeft") && event.player === me ||
+        event.event === "PlayerToppedUp" && event.seat === mySeat
+      ) {
+        refreshAccount();
       }
     }
     const hand = view?.hand;
@@ -180,7 +199,8 @@ export function render(main, params) {
   /** @param {number} seat */
   function nameOf(seat) {
     const s = room.view?.seats?.[seat];
-    return s ? s.player : `Seat ${seat + 1}`;
+    // a seat left since (a closed table's last results): who sat there last
+    return s ? s.player : (lastPlayers.get(seat) ?? `Seat ${seat + 1}`);
   }
 
   /** @param {string} text */
@@ -216,6 +236,7 @@ export function render(main, params) {
   }
 
   function draw() {
+    if (closed) ended.show(room.settings, duplicate.active);
     const view = room.view;
     if (!view) return;
     const focus = rememberFocus(page);
@@ -224,7 +245,7 @@ export function render(main, params) {
     const mine = room.seat ?? 0;
     const seats = {
       room,
-      watching,
+      watching: watching || closed,
       away,
       setter: () => turn.element(),
       names: showdownNames,
@@ -248,7 +269,14 @@ export function render(main, params) {
       room.message && !turn.arrangement ? `${phase}. ${room.message}` : phase;
     showdown.draw(view, nameOf);
     controls.draw();
+    if (closed) {
+      // no next deal, no seats to take, no seat controls at a closed table: its last results
+      for (const el of page.querySelectorAll(".next-deal")) el.remove();
+      controls.element.hidden = true;
+      felt.hidden = true;
+    }
     eventBox.update(room.settings, view, room.seat);
+    tour.update();
     restoreFocus(page, focus);
     clocks.tick();
   }
