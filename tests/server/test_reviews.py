@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from reviewed import answer, play, seed_hands, wait_done
 from services import run_with_db, serve_in_thread
 from sqlalchemy import select, update
 
+from reviewed_hands import answer, play, seed_hands, wait_done
 from thirteen.client import RoomClient
 from thirteen.engine.cards import Card, parse_cards
 from thirteen.engine.history import redact_history

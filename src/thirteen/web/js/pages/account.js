@@ -1,5 +1,5 @@
-// The account (#/account): the wallet's balance and ledger, the recent hands (replay, downloads)
-// and changing the password.
+// The account (#/account): the wallet's balance and ledger, the recent hands (replay, review,
+// downloads) and changing the password.
 
 import { currentAccount, loadAccount, noteBalance, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
@@ -112,6 +112,12 @@ export async function render(main) {
     "section",
     { "aria-labelledby": "hands-heading" },
     h("h2", { id: "hands-heading" }, "Recent hands"),
+    h(
+      "p",
+      {},
+      h("a", { href: "#/reviews" }, "Review my session"),
+      ": your last hands, each decision against the solvers.",
+    ),
   );
   page.append(wallet, hands, passwordSection());
 
@@ -185,6 +191,7 @@ export async function render(main) {
                       "div",
                       { class: "row-actions" },
                       h("a", { href: `#/hand/${line.id}`, "aria-label": `Replay hand ${line.id}` }, "Replay"),
+                      h("a", { href: `#/review/${line.id}`, "aria-label": `Review hand ${line.id}` }, "Review"),
                       ...downloadLinks(line.id),
                     )
                   : h("span", { class: "muted" }, "After the hand"),

@@ -21,7 +21,7 @@ const PLAY_MS = 1200;
  * @param {string[]} cards
  * @param {string} [note]
  */
-function cardRow(name, cards, note) {
+export function cardRow(name, cards, note) {
   return h(
     "section",
     { class: "rp-row", "aria-label": name },

@@ -1,16 +1,18 @@
-"""Hands seeded for the review tests: played by bots on a real table (the engine's), then
-written to the room's database as the room writes a finished hand (a closed table, the hand's
-full history, the account's seat), so a test reviews a hand of any preset in milliseconds of
-play. And asking the room for reviews and waiting until they are done."""
+"""Hands seeded for the room's review tests (server and browser): played by bots on a real
+table (the engine's), then written to the room's database as the room writes a finished hand (a
+closed table, the hand's full history, the account's seat), so a test reviews a hand of any
+preset after milliseconds of play. And asking the room for reviews and waiting until they are
+done."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from services import run_with_db
 from sqlalchemy import select
 
 from review_helpers import play_recorded
@@ -20,7 +22,7 @@ from thirteen.engine.history import HandHistory, history_to_json, snapshot_to_js
 from thirteen.engine.rules import get_rules
 from thirteen.engine.state import new_table
 from thirteen.server.db.models import GameTable, Hand, HandSeat, User
-from thirteen.server.db.session import Database
+from thirteen.server.db.session import Database, migrate
 
 WAIT_SECONDS = 120.0
 
@@ -80,7 +82,17 @@ def seed_hands(
                 ids.append(hand.id)
         return ids
 
-    return run_with_db(database_url, write)
+    async def main() -> list[int]:
+        await migrate(database_url)
+        db = Database(database_url)
+        try:
+            return await write(db)
+        finally:
+            await db.close()
+
+    # in a thread of its own: a browser test's thread runs Playwright's event loop already
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main()).result()
 
 
 def answer(who: RoomClient, method: str, path: str, body: Any = None) -> tuple[int, Any]:
