@@ -19,7 +19,21 @@ SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 RANKS = dict(
     zip(
         "23456789TJQKA",
-        ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"],
+        [
+            "Two",
+            "Three",
+            "Four",
+            "Five",
+            "Six",
+            "Seven",
+            "Eight",
+            "Nine",
+            "Ten",
+            "Jack",
+            "Queen",
+            "King",
+            "Ace",
+        ],
         strict=True,
     )
 )
