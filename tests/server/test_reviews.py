@@ -180,26 +180,34 @@ def test_an_account_may_queue_so_many_reviews(tmp_path: Path, settings: Settings
 
 def test_reviews_in_flight_survive_a_restart(settings: Settings) -> None:
     """The room stops with reviews queued and running; they are back in the queue, and the room
-    started again finishes them — and one left running by a process that died as well."""
-    slow = settings.model_copy(update={"review_budget": 0.05})
-    histories = [play("ofc-pineapple", seed=s) for s in range(3)]
+    started again finishes them — and those a process left running when it died: one of another
+    process (no longer alive) and one of this process's own name (it crashed: its life has not
+    run out, but a process restarted under its name takes its reviews back)."""
+    slow = settings.model_copy(update={"review_budget": 0.05, "process_name": "room-a"})
+    histories = [play("ofc-pineapple", seed=s) for s in range(4)]
     with serve_in_thread(create_app(slow)) as url, RoomClient(url) as ann:
         ann.sign_up("ann", "password of A-N-N")
         hands = seed_hands(slow.database_url, "ann", histories)
         for hand in hands:
             assert answer(ann, "POST", f"/api/hands/{hand}/review")[0] == 202
     left = rows(slow.database_url)
-    assert [r.status for r in left].count("done") < 3, "all done before the stop: slow it down"
+    assert [r.status for r in left].count("done") < 2, "all done before the stop: slow it down"
     assert all(r.status in ("pending", "done") and r.worker is None for r in left)
 
-    async def died(db: Database) -> None:  # the last one: running in a process that died
+    async def died(db: Database) -> None:
         async with db.begin() as s:
             s.add(RoomProcess(name="gone", started_at=0.0, alive_until=time.time() - 60))
-            await s.execute(
-                update(HandReviewRow)
-                .where(HandReviewRow.id == left[-1].id)
-                .values(status="running", worker="gone", done=1, review=None)
+            await s.execute(  # room-a crashed: alive for a while yet, by its last beat
+                update(RoomProcess)
+                .where(RoomProcess.name == "room-a")
+                .values(alive_until=time.time() + 600)
             )
+            for row, worker in ((left[-1], "gone"), (left[-2], "room-a")):
+                await s.execute(
+                    update(HandReviewRow)
+                    .where(HandReviewRow.id == row.id)
+                    .values(status="running", worker=worker, done=1, review=None)
+                )
 
     run_with_db(slow.database_url, died)
     with serve_in_thread(create_app(slow)) as url, RoomClient(url) as ann:

@@ -93,24 +93,29 @@ class ReviewWorkers:
         )
 
     async def start(self) -> None:
-        """Take back what this process computed before a restart, start the pool and look at
-        the queue."""
+        """Take back what this process computed before a restart and look at the queue (the
+        worker processes start with the first review: a room nobody asks stays light)."""
         if self.size == 0:
             return
         again = await store.requeue_mine(self.db, self.me)
         if again:
             log.info("reviews taken back after a restart", extra={"reviews": again})
-        self._queue = multiprocessing.get_context("spawn").Queue()
-        self._pool = self._new_pool()
-        loop = asyncio.get_running_loop()
-        self._reader = threading.Thread(
-            target=self._read, args=(loop, self._queue), name="review-progress", daemon=True
-        )
-        self._reader.start()
         self._tasks = [
             asyncio.create_task(self._claim_forever(), name="reviews"),
             asyncio.create_task(self._write_progress(), name="review-progress"),
         ]
+
+    def _started_pool(self) -> ProcessPoolExecutor:
+        """The pool, its progress queue and the thread reading it (made at the first review)."""
+        if self._pool is None:
+            self._queue = multiprocessing.get_context("spawn").Queue()
+            self._pool = self._new_pool()
+            loop = asyncio.get_running_loop()
+            self._reader = threading.Thread(
+                target=self._read, args=(loop, self._queue), name="review-progress", daemon=True
+            )
+            self._reader.start()
+        return self._pool
 
     def wake(self) -> None:
         """A review was queued: look at the queue now (other processes look every
@@ -151,8 +156,7 @@ class ReviewWorkers:
                 await asyncio.wait_for(self._wake.wait(), self.settings.discover_seconds)
 
     async def _compute(self, job: store.Job) -> None:
-        pool = self._pool
-        assert pool is not None
+        pool = self._started_pool()
         try:
             future = pool.submit(compute, job.id, job.history, job.seat, job.budget, job.seed)
             answer = await asyncio.wrap_future(future)
