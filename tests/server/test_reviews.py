@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from services import run_with_db, serve_in_thread
+from services import Postgres, RedisServer, rooms_in_threads, run_with_db, serve_in_thread
 from sqlalchemy import select, update
 
 from reviewed_hands import answer, play, seed_hands, wait_done
@@ -273,3 +273,30 @@ def test_a_hand_of_every_preset_is_reviewed_through_the_api(room: str, settings:
         assert final["pending"] == []
         assert len(final["series"]) == len(hands)
         assert json.dumps(final)  # plain JSON
+
+
+def test_two_processes_of_a_room_compute_each_review_once(
+    postgres: Postgres, redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """A room of two processes on PostgreSQL and Redis, a worker each: every review is claimed
+    once, by one of them, and done."""
+    url = postgres.new_database()
+    redis = redis_server.url.removesuffix("/0") + "/7"  # a room of its own
+    histories = [play("chinese-1-6", s) for s in range(10)]
+    quick = {"review_budget": BUDGET, "discover_seconds": 0.2, "rate_limits": False}
+    with (
+        rooms_in_threads(tmp_path, url, redis, ["a", "b"], **quick) as (a, b),
+        RoomClient(a) as ann,
+        RoomClient(b) as ann_on_b,
+    ):
+        ann.sign_up("ann", "password of A-N-N")
+        ann_on_b.log_in("ann", "password of A-N-N")
+        hands = seed_hands(url, "ann", histories)
+        for i, hand in enumerate(hands):  # asked of both processes
+            asked = answer(ann if i % 2 else ann_on_b, "POST", f"/api/hands/{hand}/review")
+            assert asked[0] in (200, 202), asked  # 200 if the other process was that quick
+        for hand in hands:
+            assert wait_done(ann, hand)["status"] == "done"
+    stored = rows(url)
+    assert sorted(r.hand_id for r in stored) == sorted(hands)
+    assert all(r.attempts == 1 for r in stored), [(r.hand_id, r.attempts) for r in stored]
