@@ -45,6 +45,16 @@ export function withError(n, se) {
   return se > 0 ? `${points(n)} ± ${points(se)}` : points(n);
 }
 
+/**
+ * "1 decision", "3 decisions", "+1 point", "−6 points".
+ * @param {number} n
+ * @param {string} word
+ * @param {(n: number) => string} [written]
+ */
+export function count(n, word, written = String) {
+  return `${written(n)} ${word}${Math.abs(n) === 1 ? "" : "s"}`;
+}
+
 /** "Street 2", "Setting", "Fantasyland setting", … @param {Decision} d */
 export function decisionName(d) {
   if (d.decision === "street") return `Street ${d.street}`;
@@ -105,8 +115,9 @@ export function every(poll) {
  * @param {Decision} d
  * @param {Play} play
  * @param {string} figures its EV
+ * @param {number} n the decision's number (the board's name says it: names are unique)
  */
-function playBoard(title, d, play, figures) {
+function playBoard(title, d, play, figures, n) {
   /** @type {(Node | null)[]} */
   const body = [];
   if (play.action === "surrender") body.push(h("p", {}, "Surrender"));
@@ -120,8 +131,8 @@ function playBoard(title, d, play, figures) {
   }
   return h(
     "section",
-    { class: `rp-board${title === "Your play" ? " rp-mine" : ""}`, "aria-label": title },
-    h("header", {}, h("h4", {}, title), h("p", { class: "rp-notes" }, figures)),
+    { class: `rp-board${title === "Your play" ? " rp-mine" : ""}`, "aria-label": `${title}, decision ${n}` },
+    h("header", {}, h("h3", {}, title), h("p", { class: "rp-notes" }, figures)),
     ...body,
   );
 }
@@ -140,7 +151,7 @@ function decisionElement(d, n) {
   return h(
     "section",
     { class: `review-decision${d.loss > 0 ? " review-lost" : ""}`, "aria-label": title },
-    h("h3", {}, title),
+    h("h2", {}, title),
     h(
       "p",
       { class: "review-cards" },
@@ -151,8 +162,8 @@ function decisionElement(d, n) {
     h(
       "div",
       { class: "rp-boards" },
-      playBoard("Your play", d, d.choice, evText(d.ev_choice)),
-      d.is_best ? null : playBoard("Best play", d, d.best, evText(d.ev_best)),
+      playBoard("Your play", d, d.choice, evText(d.ev_choice), n),
+      d.is_best ? null : playBoard("Best play", d, d.best, evText(d.ev_best), n),
     ),
     h("p", { class: "muted review-method" }, /** @type {Record<string, string>} */ (METHODS)[d.method] ?? d.method),
   );
@@ -162,20 +173,23 @@ function decisionElement(d, n) {
 function reviewElement(r) {
   const lost = r.decisions.filter((d) => d.loss > 0).length;
   const result =
-    r.points === null ? "" : ` The hand: ${signed(r.points)} points${r.fouled ? ", fouled" : ""}.`;
+    r.points === null ? "" : ` The hand: ${count(r.points, "point", signed)}${r.fouled ? ", fouled" : ""}.`;
   return h(
     "div",
     { class: "review" },
     h(
       "p",
       { class: "review-total" },
-      `EV lost: ${withError(r.loss, r.loss_se)} points over ${r.decisions.length} decisions (${lost} lost points).${result}`,
+      `EV lost: ${withError(r.loss, r.loss_se)} points over ${count(r.decisions.length, "decision")}` +
+        ` (${lost} of them lost points).${result}`,
     ),
-    h(
-      "p",
-      { class: "muted" },
-      `OFC streets sampled with a budget of ${r.settings.budget} s and seed ${r.settings.seed}; ± is one standard error.`,
-    ),
+    r.decisions.some((d) => d.method === "monte carlo")
+      ? h(
+          "p",
+          { class: "muted" },
+          `Streets sampled with a budget of ${r.settings.budget} s and seed ${r.settings.seed}; ± is one standard error.`,
+        )
+      : null,
     r.cut ? h("p", { class: "muted" }, "The review stops early: the copy cannot show what the table did next.") : null,
     ...r.decisions.map((d, i) => decisionElement(d, i + 1)),
   );

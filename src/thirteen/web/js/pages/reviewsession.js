@@ -8,7 +8,7 @@
 import { currentAccount, request } from "../api.js";
 import { errorText, h } from "../ui.js";
 import { cell, checkInputs, field, formAlert, loginPrompt, signed, uid } from "./common.js";
-import { decisionName, every, points, progressBar, withError } from "./review.js";
+import { count, decisionName, every, points, progressBar, withError } from "./review.js";
 
 /**
  * @typedef {{hand: number, loss: number, loss_se: number, points: number | null}} HandLoss
@@ -60,7 +60,7 @@ export function lossChart(series, summary) {
   const step = plotW / Math.max(series.length, 1);
   const most = series.reduce((a, s) => (s.loss > a.loss ? s : a), series[0]);
   const name =
-    `EV lost hand by hand over ${series.length} reviewed ${series.length === 1 ? "hand" : "hands"}: ` +
+    `EV lost hand by hand over ${count(series.length, "reviewed hand")}: ` +
     `${points(summary.loss_per_hand)} points a hand on average, ` +
     `the most ${points(most?.loss ?? 0)} in hand ${most?.hand ?? "–"}.`;
   const chart = svg("svg", {
@@ -156,7 +156,7 @@ function sessionElement(s) {
           { role: "row" },
           cell("Hand", h("a", { href: `#/review/${p.hand}` }, `#${p.hand}`)),
           cell("EV lost", withError(p.loss, p.loss_se)),
-          cell("Result", p.points === null ? "–" : `${signed(p.points)} points`),
+          cell("Result", p.points === null ? "–" : count(p.points, "point", signed)),
         ),
       ),
     ),
