@@ -22,7 +22,7 @@ from thirteen.engine.history import redact_history
 from thirteen.engine.rules import PRESETS, get_rules
 from thirteen.review.hand import review_json
 from thirteen.review.rebuild import known_cards, read_history
-from thirteen.server.db.models import HandReviewRow, RoomProcess
+from thirteen.server.db.models import Hand, HandReviewRow, RoomProcess
 from thirteen.server.db.session import Database
 from thirteen.server.http.app import create_app
 from thirteen.server.reviews import store
@@ -300,3 +300,30 @@ def test_two_processes_of_a_room_compute_each_review_once(
     stored = rows(url)
     assert sorted(r.hand_id for r in stored) == sorted(hands)
     assert all(r.attempts == 1 for r in stored), [(r.hand_id, r.attempts) for r in stored]
+
+
+def test_a_hand_that_cannot_be_reviewed_fails_once_with_a_sentence(
+    room: str, settings: Settings
+) -> None:
+    """A stored history the review cannot read (here: overwritten) fails with the review's own
+    sentence, is stored failed, and is not tried again when asked again."""
+    with RoomClient(room) as ann:
+        ann.sign_up("ann", "password of A-N-N")
+        [hand] = seed_hands(settings.database_url, "ann", [play("chinese-1-6", 3)])
+
+        async def spoil(db: Database) -> None:
+            async with db.begin() as s:
+                await s.execute(update(Hand).where(Hand.id == hand).values(history='{"x": 1}'))
+
+        run_with_db(settings.database_url, spoil)
+        assert answer(ann, "POST", f"/api/hands/{hand}/review")[0] == 202
+        failed = wait_done(ann, hand)
+        assert failed["status"] == "failed"
+        assert failed["review"] is None
+        assert failed["error"] == (
+            "This is not a Thirteen hand history (format 'thirteen-hand-history' expected)."
+        )
+        status, again = answer(ann, "POST", f"/api/hands/{hand}/review")
+        assert (status, again) == (200, failed)
+        [row] = rows(settings.database_url)
+        assert (row.status, row.attempts) == ("failed", 1)

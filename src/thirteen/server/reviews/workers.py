@@ -3,8 +3,8 @@ compute the reviews queued in the database, off the event loop.
 
 The event loop only claims a review (:func:`~thirteen.server.reviews.store.claim`), hands the
 hand's stored history to a worker process and writes what comes back: the worker redacts the
-history for the reviewed seat (``redact_history``: the player's own copy, nothing more), runs
-:func:`thirteen.review.hand.review_hand` on it and reports each decision reviewed through a
+history for the reviewed seat (``redact_history``: the player's own copy, nothing more), reviews
+it as :func:`thirteen.review.hand.review_hand` does and reports each decision reviewed through a
 queue that a thread reads into the loop, where a small task writes the progress. So a review —
 seconds of CPU for an OFC hand — never holds the tables' event loop.
 
@@ -30,7 +30,8 @@ from typing import Any
 from thirteen.engine.errors import RuleError
 from thirteen.engine.history import history_from_json, redact_history
 from thirteen.review.figures import ReviewSettings
-from thirteen.review.hand import review_hand
+from thirteen.review.hand import review_rebuilt
+from thirteen.review.rebuild import rebuild_seat
 from thirteen.server.db.session import Database
 from thirteen.server.reviews import store
 from thirteen.server.settings import Settings
@@ -61,7 +62,9 @@ def compute(review_id: int, history: str, seat: int, budget: float, seed: int) -
 
     try:
         copy = redact_history(history_from_json(json.loads(history)), seat)
-        review = review_hand(copy, settings=ReviewSettings(budget, seed), progress=told)
+        rebuilt = rebuild_seat(copy)
+        told(0, len(rebuilt.decisions))  # the page knows the decisions to come at once
+        review = review_rebuilt(rebuilt, ReviewSettings(budget, seed), told)
     except RuleError as e:
         return {"error": e.message}
     return {"review": review.to_json()}
