@@ -303,10 +303,11 @@ def test_two_processes_of_a_room_compute_each_review_once(
 
 
 def test_a_hand_that_cannot_be_reviewed_fails_once_with_a_sentence(
-    room: str, settings: Settings
+    room: str, boss: RoomClient, settings: Settings
 ) -> None:
     """A stored history the review cannot read (here: overwritten) fails with the review's own
-    sentence, is stored failed, and is not tried again when asked again."""
+    sentence, is stored failed, and is not tried again when asked again; the operator's
+    metrics count it."""
     with RoomClient(room) as ann:
         ann.sign_up("ann", "password of A-N-N")
         [hand] = seed_hands(settings.database_url, "ann", [play("chinese-1-6", 3)])
@@ -327,3 +328,7 @@ def test_a_hand_that_cannot_be_reviewed_fails_once_with_a_sentence(
         assert (status, again) == (200, failed)
         [row] = rows(settings.database_url)
         assert (row.status, row.attempts) == ("failed", 1)
+    metrics = boss.request("GET", "/metrics")
+    assert 'thirteen_reviews_total{outcome="failed"} 1.0' in metrics
+    assert "thirteen_reviews_running 0.0" in metrics
+    assert "thirteen_review_seconds_count 1.0" in metrics

@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.room = Room(db, settings, app.state.accounts, app.state.metrics)
         app.state.room.calls["hint"] = assist.hint_call(app.state)
         await app.state.room.open()
-        app.state.reviews = ReviewWorkers(db, settings, app.state.room.me)
+        app.state.reviews = ReviewWorkers(db, settings, app.state.room.me, app.state.metrics)
         await app.state.reviews.start()
         failpoints.arm(db, settings.chaos_kill_after)
         log.info("room open; histories signed with Ed25519 key %s", signer.key_id)

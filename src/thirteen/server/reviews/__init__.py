@@ -7,5 +7,5 @@ processes exactly one computes a given review (its row is claimed atomically).
 Its own package because it is a concept of its own (a queue of CPU work beside the tables, which
 it must never slow), and the only part of the room that runs :mod:`thirteen.review`.
 
-May import: settings, db.
+May import: settings, metrics, db.
 """

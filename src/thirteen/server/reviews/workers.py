@@ -22,6 +22,7 @@ import json
 import logging
 import multiprocessing
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import Queue
@@ -33,6 +34,7 @@ from thirteen.review.figures import ReviewSettings
 from thirteen.review.hand import review_rebuilt
 from thirteen.review.rebuild import rebuild_seat
 from thirteen.server.db.session import Database
+from thirteen.server.metrics import Metrics
 from thirteen.server.reviews import store
 from thirteen.server.settings import Settings
 
@@ -74,8 +76,9 @@ class ReviewWorkers:
     """This process's review workers (none with ``review_workers`` 0): :meth:`start`,
     :meth:`wake` when a review is queued here, :meth:`close`."""
 
-    def __init__(self, db: Database, settings: Settings, me: str) -> None:
+    def __init__(self, db: Database, settings: Settings, me: str, metrics: Metrics) -> None:
         self.db = db
+        self.metrics = metrics
         self.settings = settings
         self.me = me
         self.size = settings.review_workers
@@ -160,6 +163,8 @@ class ReviewWorkers:
 
     async def _compute(self, job: store.Job) -> None:
         pool = self._started_pool()
+        started = time.perf_counter()
+        self.metrics.reviews_running.inc()
         try:
             future = pool.submit(compute, job.id, job.history, job.seat, job.budget, job.seed)
             answer = await asyncio.wrap_future(future)
@@ -167,6 +172,8 @@ class ReviewWorkers:
                 await store.finish(self.db, self.me, job.id, answer["review"])
             else:
                 await store.fail(self.db, self.me, job.id, answer["error"])
+            self.metrics.reviews.labels("done" if "review" in answer else "failed").inc()
+            self.metrics.review_seconds.observe(time.perf_counter() - started)
         except BrokenProcessPool:
             if self._closing:
                 return
@@ -180,6 +187,7 @@ class ReviewWorkers:
                 self.db, self.me, job.id, "The review could not be made; the room's log says why."
             )
         finally:
+            self.metrics.reviews_running.dec()
             self._running.pop(job.id, None)
             self._wake.set()
 
