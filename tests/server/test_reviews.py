@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -332,3 +335,26 @@ def test_a_hand_that_cannot_be_reviewed_fails_once_with_a_sentence(
     assert 'thirteen_reviews_total{outcome="failed"} 1.0' in metrics
     assert "thirteen_reviews_running 0.0" in metrics
     assert "thirteen_review_seconds_count 1.0" in metrics
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_a_worker_that_dies_mid_review_sends_it_back_to_the_queue(settings: Settings) -> None:
+    """The review's worker process is killed while it reviews: the review is claimed again by a
+    new worker and finishes (its second attempt)."""
+    slow = settings.model_copy(update={"review_budget": 0.3})  # seconds a street: time to kill
+    with serve_in_thread(create_app(slow)) as url, RoomClient(url) as ann:
+        ann.sign_up("ann", "password of A-N-N")
+        [hand] = seed_hands(settings.database_url, "ann", [play("ofc-pineapple", 5)])
+        assert answer(ann, "POST", f"/api/hands/{hand}/review")[0] == 202
+        deadline = time.monotonic() + 60
+        while ann.request("GET", f"/api/hands/{hand}/review")["total"] is None:  # it reviews
+            assert time.monotonic() < deadline, "the worker never started the review"
+            time.sleep(0.02)
+        workers = multiprocessing.active_children()  # the room runs in a thread of this process
+        assert workers
+        for worker in workers:
+            os.kill(worker.pid or 0, signal.SIGKILL)
+        done = wait_done(ann, hand)
+        assert done["status"] == "done", done
+        [row] = rows(settings.database_url)
+        assert row.attempts == 2

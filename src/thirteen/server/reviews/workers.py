@@ -178,7 +178,8 @@ class ReviewWorkers:
             if self._closing:
                 return
             log.warning("a review worker died; its review goes back to the queue")
-            if self._pool is pool:
+            if self._pool is pool:  # (its other reviews fail here too: one new pool for all)
+                pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = self._new_pool()
             await store.requeue_mine(self.db, self.me, job.id)
         except Exception:
