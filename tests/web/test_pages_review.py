@@ -119,6 +119,13 @@ def test_a_hand_is_reviewed_from_the_hand_list_and_the_session_is_charted(
             timeout=WAIT_MS
         )
 
+    # the replay and the review link to each other
+    page.goto(f"/#/review/{ofc}")
+    page.get_by_role("link", name="Replay the hand").click()
+    expect(page.get_by_role("heading", name=f"Hand #{ofc}")).to_be_visible()
+    page.get_by_role("link", name="Review this hand").click()
+    expect(page.get_by_role("region", name="Decision 1: Street 1")).to_be_visible()
+
     # bad input: a sentence on the page, nothing asked
     page.goto("/#/reviews")
     page.get_by_role("spinbutton", name="Hands").fill("101")
