@@ -1,5 +1,6 @@
 """Screenshots of the table page for every preset, at desktop and phone size, into
-docs/screenshots/: a hand being set, and its showdown. Run by hand (not part of the suite):
+docs/screenshots/: a hand being set, and its showdown; and the review of the pineapple hand the
+browser played (``review-desktop.png``, issue 34). Run by hand (not part of the suite):
 
     PYTHONPATH=src python scripts/screenshots.py [--chromium /usr/bin/chromium] [--only PRESET]
 
@@ -84,6 +85,15 @@ def shoot(page: Page, name: str, phone: bool, focus: str) -> None:
     print("wrote", OUT / f"{name}.png")
 
 
+def review(page: Page) -> None:
+    """The review of the hand just played (the newest finished one), once computed."""
+    hands = page.request.get("/api/hands").json()
+    hand = next(h["id"] for h in hands if h["status"] == "settled")
+    page.goto(f"/#/review/{hand}")
+    expect(page.get_by_role("region", name="Decision 1: Street 1")).to_be_visible(timeout=120_000)
+    shoot(page, "review-desktop", False, ".review")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chromium", default="/usr/bin/chromium")
@@ -159,6 +169,8 @@ def main() -> None:
                             streets += 1
                 expect(page.locator("table.results")).to_be_visible(timeout=60_000)
                 shoot(page, f"{preset}-{size}-showdown", size == "phone", ".seat.me")
+                if preset == "ofc-pineapple" and size == "desktop":
+                    review(page)
                 context.close()
         browser.close()
 

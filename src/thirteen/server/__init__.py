@@ -11,12 +11,15 @@ import (a test keeps it so), and imports point down this list only:
 - ``tables/``: one owner task per table and its pieces; leases, the bus and the relay for a
   room of several processes; the table protocol's messages.
 - ``competitions/``: duplicate team events, sit & go, duplicate practice, leaderboards.
+- ``reviews/``: hand reviews, queued in the database and computed by worker processes off the
+  event loop.
 - ``room``: every live table of this process, the lobby feed, and where each table runs
   (composing the pieces of ``tables/`` and the event clock).
 - ``http/``: the FastAPI app, its JSON routes by concept, sockets, static files.
 - ``serve``: running it all under uvicorn.
 
-Imports the engine (and the bots to fill seats); nothing below imports it.
+Imports the engine (and the bots to fill seats, the hand review to review hands); nothing
+below imports it.
 
 May import: nothing of the room.
 """

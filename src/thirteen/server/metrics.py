@@ -37,6 +37,23 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
+        self.reviews = Counter(
+            "thirteen_reviews",
+            "Hand reviews this process's workers finished, by outcome (done, failed).",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.reviews_running = Gauge(
+            "thirteen_reviews_running",
+            "Hand reviews this process's workers are computing.",
+            registry=self.registry,
+        )
+        self.review_seconds = Histogram(
+            "thirteen_review_seconds",
+            "From a review's claim to its result stored (this process's workers).",
+            buckets=(0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0),
+            registry=self.registry,
+        )
 
 
 __all__ = ["Metrics"]

@@ -125,6 +125,31 @@ class Settings(BaseSettings):
         le=86_400.0,
         description="With gc=scheduled: seconds between collections of every live object.",
     )
+    review_workers: int = Field(
+        default=1,
+        ge=0,
+        le=64,
+        description="Worker processes this room process runs for hand reviews (issue 34), off "
+        "its event loop; each takes one core while it reviews. 0: this process computes none "
+        "(another process of the room does).",
+    )
+    review_budget: float = Field(
+        default=0.25,
+        gt=0,
+        le=10,
+        description="Seconds of the Monte Carlo player's work (at its fixed rate, never the "
+        "clock) for each stage of an OFC street's review: the error bars fall as its square "
+        "root, a review's time grows with it.",
+    )
+    review_seed: int = Field(
+        default=1, ge=0, le=2**31 - 1, description="The seed of the OFC streets' sampling."
+    )
+    review_queue: int = Field(
+        default=200,
+        ge=1,
+        le=10_000,
+        description="Reviews an account may have waiting or running at once; more is refused.",
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", description="Least important log line written."
     )

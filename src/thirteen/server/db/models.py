@@ -277,6 +277,47 @@ class HandSeat(Base):
     delta: Mapped[int | None] = mapped_column(BigInteger)
 
 
+class HandReviewRow(Base):
+    """A player's review of their own seat's copy of a hand (issue 34), computed once by the
+    room's review workers (:mod:`thirteen.server.reviews`) and stored here: queued
+    (``pending``), claimed by a process (``running``, ``worker`` naming it, ``done`` of
+    ``total`` decisions reviewed), then ``done`` (``review`` holds its JSON) or ``failed``
+    (``error`` says why, in a sentence)."""
+
+    __tablename__ = "hand_reviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    status: Mapped[str] = mapped_column(String(16))
+    worker: Mapped[str | None] = mapped_column(String(128))
+    """The process computing it (``room_processes.name``) while ``running``."""
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    """How many times a worker took it (a worker that died mid-review counts)."""
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int | None] = mapped_column(Integer)
+    budget: Mapped[float] = mapped_column(Float)
+    seed: Mapped[int] = mapped_column(Integer)
+    review: Mapped[str | None] = mapped_column(Text)
+    """The review's JSON (``HandReview.to_json``) once ``done``."""
+    review_version: Mapped[int | None] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(Text)
+    queued_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float)
+
+    __table_args__ = (
+        UniqueConstraint("hand_id", "seat", name="hand_review_seat"),
+        CheckConstraint(
+            "status IN ('pending', 'running', 'done', 'failed')", name="hand_review_status"
+        ),
+        # the queue's claim, and an account's bound on what it has queued
+        Index("hand_reviews_queue", "status", "id"),
+        Index("hand_reviews_account", "user_id", "status"),
+    )
+
+
 class Tournament(Base):
     """A sit & go: it starts when its seats fill; the buy-ins wait in its escrow account
     (``sng:{id}``) until the last player standing is known, then go out by ``payouts``.
@@ -571,6 +612,7 @@ __all__ = [
     "DuplicateTeam",
     "GameTable",
     "Hand",
+    "HandReviewRow",
     "HandSeat",
     "JournalEntry",
     "LedgerAccount",

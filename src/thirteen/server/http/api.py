@@ -41,6 +41,8 @@ STATUS_BY_CODE = {
     "key_reused": 409,
     "seat_taken": 409,
     "rate_limited": 429,
+    "review_queue_full": 429,
+    "bad_review": 400,
     "bad_cards": 422,
     "not_practice": 403,
     "not_seated": 403,

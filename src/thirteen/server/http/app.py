@@ -25,6 +25,7 @@ from thirteen.server.http import (
     leaderboards,
     lobby,
     practice,
+    reviews,
     sockets,
     static,
     tournaments,
@@ -33,6 +34,7 @@ from thirteen.server.metrics import Metrics
 from thirteen.server.money.accounts import Accounts, Me
 from thirteen.server.money.signing import load_signer
 from thirteen.server.money.throttle import Throttle
+from thirteen.server.reviews.workers import ReviewWorkers
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings, load_settings
 
@@ -55,11 +57,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.room = Room(db, settings, app.state.accounts, app.state.metrics)
         app.state.room.calls["hint"] = assist.hint_call(app.state)
         await app.state.room.open()
+        app.state.reviews = ReviewWorkers(db, settings, app.state.room.me, app.state.metrics)
+        await app.state.reviews.start()
         failpoints.arm(db, settings.chaos_kill_after)
         log.info("room open; histories signed with Ed25519 key %s", signer.key_id)
         try:
             yield
         finally:
+            await app.state.reviews.close()
             await app.state.room.close()
             await app.state.throttle.close()
             await db.close()
@@ -87,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tournaments,
         events,
         practice,
+        reviews,
         sockets,
     ):
         app.include_router(module.router)

@@ -1,5 +1,6 @@
 // The page: a hash router (#/lobby, #/leaderboards[/GAME/PERIOD], #/login, #/signup, #/account,
-// #/hand/ID, #/practice[/ID], #/events, #/event/ID[/deal/ROUND/GROUP/HAND], #/table/ID, and
+// #/hand/ID, #/review/ID (a hand's review), #/reviews (review my session), #/practice[/ID],
+// #/events, #/event/ID[/deal/ROUND/GROUP/HAND], #/table/ID, and
 // #/table/ID/join — open the buy-in dialog at once — or #/table/ID/watch — a spectator), the
 // navigation bar, the live regions. Each page is a module with
 // `render(main, params) -> (cleanup function | void)`, loaded when first shown.
@@ -16,6 +17,8 @@ const ROUTES = [
   [/^\/signup$/, "./pages/login.js", []],
   [/^\/account$/, "./pages/account.js", []],
   [/^\/hand\/(\d+)$/, "./pages/replay.js", ["hand"]],
+  [/^\/review\/(\d+)$/, "./pages/review.js", ["hand"]],
+  [/^\/reviews$/, "./pages/reviewsession.js", []],
   [/^\/table\/(\d+)(?:\/(join|watch))?$/, "./table/table.js", ["table", "mode"]],
   [/^\/lobby$/, "./pages/lobby.js", []],
   [/^\/practice(?:\/(\d+))?$/, "./pages/practice.js", ["run"]],

@@ -1,6 +1,6 @@
-// The account (#/account): the wallet's balance and ledger, the recent hands (replay, downloads)
-// and changing the password. The wallet is asked again whenever the room's balance moves (the
-// header learns of it: a table closing, a payout), so it is never stale.
+// The account (#/account): the wallet's balance and ledger, the recent hands (replay, review,
+// downloads) and changing the password. The wallet is asked again whenever the room's balance
+// moves (the header learns of it: a table closing, a payout), so it is never stale.
 
 import { currentAccount, loadAccount, noteBalance, onAccount, request } from "../api.js";
 import { announce, errorText, h } from "../ui.js";
@@ -115,6 +115,12 @@ export async function render(main) {
     "section",
     { "aria-labelledby": "hands-heading" },
     h("h2", { id: "hands-heading" }, "Recent hands"),
+    h(
+      "p",
+      {},
+      h("a", { href: "#/reviews" }, "Review my session"),
+      ": your last hands, each decision against the solvers.",
+    ),
   );
   page.append(wallet, hands, passwordSection());
 
@@ -189,6 +195,7 @@ export async function render(main) {
                       "div",
                       { class: "row-actions" },
                       h("a", { href: `#/hand/${line.id}`, "aria-label": `Replay hand ${line.id}` }, "Replay"),
+                      h("a", { href: `#/review/${line.id}`, "aria-label": `Review hand ${line.id}` }, "Review"),
                       ...downloadLinks(line.id),
                     )
                   : h("span", { class: "muted" }, "After the hand"),

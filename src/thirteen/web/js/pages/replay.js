@@ -1,6 +1,7 @@
 // The replay (#/hand/ID): a finished hand step by step, as its player saw it, from the player's
 // copy (GET /api/hands/{id}?format=json). First / Previous / Next / Last, the arrow keys (Home and
-// End too), or a step picked from the list; the boards with their rows; the result.
+// End too), or a step picked from the list; the boards with their rows; the result; a link to
+// the hand's review (#/review/ID).
 
 import { currentAccount, request } from "../api.js";
 import { cardElement } from "../cards.js";
@@ -21,7 +22,7 @@ const PLAY_MS = 1200;
  * @param {string[]} cards
  * @param {string} [note]
  */
-function cardRow(name, cards, note) {
+export function cardRow(name, cards, note) {
   return h(
     "section",
     { class: "rp-row", "aria-label": name },
@@ -222,6 +223,7 @@ export async function render(main, params) {
   page.append(
     facts,
     downloads,
+    h("p", {}, h("a", { href: `#/review/${id}` }, "Review this hand"), ": each decision against the solvers."),
     h(
       "section",
       { class: "stepper", "aria-label": "Replay" },
