@@ -103,6 +103,7 @@ def main() -> None:
         default_tables=False,
         bot_delay=0,
         admins="boss",
+        limit_signup_address="100/minute",  # a player a preset and size, all from here
     )
     with serve_in_thread(create_app(settings)) as url, sync_playwright() as playwright:
         boss = RoomClient(url)
@@ -135,9 +136,10 @@ def main() -> None:
                     reduced_motion="reduce",
                 )
                 page = context.new_page()
-                page.request.post(
+                answer = page.request.post(
                     "/api/accounts", data={"name": f"player{n}", "password": "a good password"}
                 )
+                assert answer.ok, answer.text()
                 page.goto(f"/#/table/{table['id']}/join")
                 page.get_by_role("dialog").get_by_role("button", name="Sit").click()
                 # wait for a hand of our own (the bots may be mid-hand when we sit)

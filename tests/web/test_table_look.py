@@ -268,5 +268,17 @@ def test_a_card_room_table_dealt_and_turned(
     if motion == "reduce":
         page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
         assert page.evaluate("window.motions") == []
-    else:
-        page.wait_for_function("window.motions.includes('deal') && window.motions.includes('flip')")
+    else:  # waited for frame by frame in the page (a string to wait on would need eval: CSP)
+        seen = page.evaluate(
+            """() => new Promise((resolve) => {
+              const until = performance.now() + 10000;
+              const check = () => {
+                const both = window.motions.includes('deal') && window.motions.includes('flip');
+                if (both || performance.now() > until) resolve(window.motions);
+                else requestAnimationFrame(check);
+              };
+              check();
+            })"""
+        )
+        assert "deal" in seen, seen
+        assert "flip" in seen, seen
