@@ -1,6 +1,9 @@
 """Screenshots of the table page for every preset, at desktop and phone size, into
 docs/screenshots/: a hand being set, and its showdown; and the review of the pineapple hand the
-browser played (``review-desktop.png``, issue 34). Run by hand (not part of the suite):
+browser played (``review-desktop.png``, issue 34). The phone's setting is the screen as the
+player sees it (360×640, touch, not scrolled: the deal fits it), its showdown the whole page; a
+desktop's both the whole page. Motion is reduced (a picture, not a frame of a flip). Run by hand
+(not part of the suite):
 
     PYTHONPATH=src python scripts/screenshots.py [--chromium /usr/bin/chromium] [--only PRESET]
 
@@ -18,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, ViewportSize, expect, sync_playwright
 
 from thirteen.client import RoomClient, legal_move
 from thirteen.engine import PRESETS, get_rules
@@ -27,7 +30,10 @@ from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import load_settings
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 360, "height": 640}}
+SIZES: dict[str, ViewportSize] = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 360, "height": 640},
+}
 RESET = re.compile("^Reset (all|the card)$")
 KEYS = {"front": "f", "middle": "m", "back": "b", "discard": "d"}
 
@@ -74,14 +80,12 @@ def place(page: Page, preset: str, seed: int, stop_after: int | None = None) -> 
     expect(page.locator(f'.setter[data-key="{key}"]')).to_have_count(0, timeout=30_000)
 
 
-def shoot(page: Page, name: str, phone: bool, focus: str) -> None:
-    """Desktop: the whole page; phone: one screen, scrolled to ``focus`` (files stay small)."""
+def shoot(page: Page, name: str, whole: bool) -> None:
+    """The whole page, or one screen as it is (``whole=False``: what a phone player sees)."""
     page.mouse.move(0, 0)
     page.evaluate("document.activeElement && document.activeElement.blur()")
-    if phone:
-        page.evaluate("sel => document.querySelector(sel)?.scrollIntoView()", focus)
     page.wait_for_timeout(300)  # let the evaluation arrive: a picture, not a test
-    page.screenshot(path=str(OUT / f"{name}.png"), full_page=not phone)
+    page.screenshot(path=str(OUT / f"{name}.png"), full_page=whole)
     print("wrote", OUT / f"{name}.png")
 
 
@@ -109,6 +113,7 @@ def main() -> None:
         default_tables=False,
         bot_delay=0,
         admins="boss",
+        limit_signup_address="100/minute",  # a player a preset and size, all from here
     )
     with serve_in_thread(create_app(settings)) as url, sync_playwright() as playwright:
         boss = RoomClient(url)
@@ -132,13 +137,19 @@ def main() -> None:
                     bot_level="heuristic",
                     rules={"showdown_seconds": 5},
                 )
+                phone = size == "phone"
                 context = browser.new_context(
-                    base_url=url, viewport=viewport, is_mobile=size == "phone"
+                    base_url=url,
+                    viewport=viewport,
+                    is_mobile=phone,
+                    has_touch=phone,
+                    reduced_motion="reduce",
                 )
                 page = context.new_page()
-                page.request.post(
+                answer = page.request.post(
                     "/api/accounts", data={"name": f"player{n}", "password": "a good password"}
                 )
+                assert answer.ok, answer.text()
                 page.goto(f"/#/table/{table['id']}/join")
                 page.get_by_role("dialog").get_by_role("button", name="Sit").click()
                 # wait for a hand of our own (the bots may be mid-hand when we sit)
@@ -147,7 +158,7 @@ def main() -> None:
                 game = PRESETS[preset].game
                 if game == "chinese":
                     place(page, preset, n, stop_after=8)
-                    shoot(page, f"{preset}-{size}-setting", size == "phone", ".seat.me")
+                    shoot(page, f"{preset}-{size}-setting", not phone)
                     page.get_by_role("button", name=RESET).click()
                     place(page, preset, n)
                 else:
@@ -163,12 +174,12 @@ def main() -> None:
                         if turn.count():
                             if streets == 2:
                                 place(page, preset, n + streets, stop_after=1)
-                                shoot(page, f"{preset}-{size}-setting", size == "phone", ".seat.me")
+                                shoot(page, f"{preset}-{size}-setting", not phone)
                                 page.get_by_role("button", name=RESET).click()
                             place(page, preset, n + streets)
                             streets += 1
                 expect(page.locator("table.results")).to_be_visible(timeout=60_000)
-                shoot(page, f"{preset}-{size}-showdown", size == "phone", ".seat.me")
+                shoot(page, f"{preset}-{size}-showdown", True)
                 if preset == "ofc-pineapple" and size == "desktop":
                     review(page)
                 context.close()

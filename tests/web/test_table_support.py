@@ -42,6 +42,15 @@ def sit(page: Page, table_id: int, name: str) -> Page:
     return page
 
 
+def skip_tour(page: Page) -> None:
+    """Skip the first-visit tour of the setting controls if it shows (a test of the table's
+    own layout measures the table, not the tour's steps pointing here and there)."""
+    tour = page.get_by_role("region", name="Tour of the setting controls")
+    if tour.is_visible():
+        tour.get_by_role("button", name="Skip the tour").click()
+        expect(tour).to_be_hidden()
+
+
 def hand_cards(page: Page) -> list[str]:
     """The cards of the decision in front of the player (waits for the turn)."""
     cards = page.get_by_role("region", name="Your cards").locator(".card[data-card]")

@@ -54,17 +54,25 @@ export function position(seat, mine, count) {
 }
 
 /**
- * A board as everyone may see it (small cards, rows named).
+ * A board as everyone may see it (small cards, rows named). A surrendered board is face-down
+ * cards under a "Surrendered" stamp, the surrendering player's own included (seed 000: "his
+ * cards will be shown at the table face-down with Surrendered label"); a fouled one at the
+ * showdown is stamped "Fouled" and named so ("Fouled board").
  * @param {Record<string, any> | null} board
  * @param {Record<string, any> | null} me the viewer's own cards when this is the viewer's board
  * @param {Record<string, string | null> | null} [names] each row's hand name (at the showdown)
+ * @param {{fouled?: boolean, flip?: number | null}} [marks] `fouled`: the board fouled (its
+ *   result says so); `flip`: the cards turn face up, started this many ms ago (the showdown)
  */
-export function boardElement(board, me, names = null) {
+export function boardElement(board, me, names = null, marks = {}) {
+  const surrendered = board?.outcome === "surrendered";
+  const hidden = Boolean(board && (surrendered || (!me && board.face_down)));
+  let faces = 0;
   const rows = ROWS.map((row) => {
     /** @type {string[]} */
     let cards = parseCards(me ? me[row] : board?.[row]);
-    const hidden = board && !me && (board.face_down || board.outcome === "surrendered");
     if (hidden) cards = Array(SIZES[row]).fill("??");
+    faces += cards.filter((c) => c !== "??").length;
     const slots = [];
     for (let i = 0; i < SIZES[row]; i++) {
       slots.push(
@@ -80,13 +88,28 @@ export function boardElement(board, me, names = null) {
       name ? h("span", { class: "row-name" }, name) : null,
     );
   });
+  const fouled = Boolean(marks.fouled) && !surrendered;
   const classes = ["board"];
-  if (board?.outcome === "surrendered") classes.push("surrendered");
-  const label =
-    board?.outcome === "surrendered"
-      ? h("p", { class: "board-label" }, "Surrendered")
-      : null;
-  return h("div", { class: classes.join(" ") }, label, ...rows);
+  if (surrendered) classes.push("surrendered");
+  if (fouled) classes.push("fouled");
+  if (!faces) classes.push("no-faces"); // backs or empty places: drawn compact on a phone
+  const stamp = surrendered ? "Surrendered" : fouled ? "Fouled" : null;
+  const element = h(
+    "div",
+    {
+      class: classes.join(" "),
+      role: "group",
+      "aria-label": surrendered ? "Surrendered board" : fouled ? "Fouled board" : "Board",
+    },
+    stamp ? h("p", { class: "board-label" }, stamp) : null,
+    ...rows,
+  );
+  if (marks.flip !== undefined && marks.flip !== null && faces) {
+    element.classList.add("flip");
+    // a redraw during the flip carries it on where it was (CSSOM: allowed by the strict CSP)
+    element.style.setProperty("--since", `${-Math.round(marks.flip)}ms`);
+  }
+  return element;
 }
 
 /**
@@ -167,15 +190,18 @@ export function resultsTable(view, nameOf) {
     h(
       "tr",
       { "data-seat": r.seat },
-      h("th", { scope: "row" }, nameOf(r.seat)),
+      h("th", { scope: "row" }, h("span", { class: "name" }, nameOf(r.seat))),
       h(
         "td",
-        {},
-        r.against.map((/** @type {any} */ a) => `${nameOf(a[0])} ${signed(a[1])}`).join(", "),
+        { class: "against" },
+        ...r.against.flatMap((/** @type {any} */ a, /** @type {number} */ i) => [
+          i ? ", " : "",
+          h("span", { class: "name" }, `${nameOf(a[0])} ${signed(a[1])}`),
+        ]),
       ),
       h(
         "td",
-        {},
+        { class: "notes" },
         [
           r.surrendered && "surrendered",
           r.foul && "fouled",
@@ -220,8 +246,10 @@ export function resultsTable(view, nameOf) {
  * @param {{room: Room, watching: boolean, away: Set<number> | null,
  *   setter: () => HTMLElement | null,
  *   names: (board: Record<string, any>) => Record<string, string | null> | null,
- *   nameOf: (seat: number) => string, buyIn: (seat: number) => void}} table
- *   `setter`: the viewer's decision in progress, if any; `names`: a board's row names on show
+ *   nameOf: (seat: number) => string, buyIn: (seat: number) => void,
+ *   flip: (seat: number) => number | null}} table
+ *   `setter`: the viewer's decision in progress, if any; `names`: a board's row names on show;
+ *   `flip`: how long ago the seat's board began to turn face up (null: it does not turn)
  */
 export function seatElement(seat, index, where, table) {
   const { room, watching, away, nameOf } = table;
@@ -252,7 +280,12 @@ export function seatElement(seat, index, where, table) {
     "div",
     { class: "seat-head" },
     h("span", { class: "seat-name" }, seat.player, isMe ? " (you)" : ""),
-    h("span", { class: "stack" }, `${seat.stack.toLocaleString("en")} chips`),
+    h(
+      "span",
+      { class: "stack" },
+      h("span", { class: "chip-stack", "aria-hidden": "true" }),
+      `${seat.stack.toLocaleString("en")} chips`,
+    ),
     view?.button === index
       ? h("span", { class: "dealer", role: "img", "aria-label": "Dealer button" }, "D")
       : null,
@@ -268,11 +301,14 @@ export function seatElement(seat, index, where, table) {
   const state = h("p", { class: "seat-state" }, seatState(seat, view ?? {}, away));
   let body = null;
   const setter = isMe ? table.setter() : null;
+  const result = hand?.results?.find((/** @type {any} */ r) => r.seat === index);
   if (setter) body = setter;
   else if (board) {
-    body = boardElement(board, isMe ? hand.me : null, table.names(board));
+    body = boardElement(board, isMe ? hand.me : null, table.names(board), {
+      fouled: Boolean(result?.foul) && view?.phase === "showdown",
+      flip: table.flip(index),
+    });
   }
-  const result = hand?.results?.find((/** @type {any} */ r) => r.seat === index);
   // your own discards (pineapple, fantasyland): yours to see, sent to no one else
   const discards = isMe ? parseCards(hand?.me?.discards) : [];
   const discarded = discards.length
@@ -283,7 +319,8 @@ export function seatElement(seat, index, where, table) {
         ...discards.map((c) => cardElement(c, { small: true })),
       )
     : null;
-  return h(
+  if (result?.foul && view?.phase === "showdown") classes.push("fouled");
+  const element = h(
     "section",
     {
       class: classes.join(" "),
@@ -299,4 +336,8 @@ export function seatElement(seat, index, where, table) {
       ? resultElement(result, nameOf, settings?.unit ?? 1)
       : null,
   );
+  // the decision's card count: your cards' place keeps the height of them all while they leave
+  // it (nothing below moves as you set); CSSOM, which the strict CSP allows
+  if (setter) element.style.setProperty("--count", String(parseCards(hand?.me?.cards).length));
+  return element;
 }

@@ -4,8 +4,9 @@
 //
 // The page owns the socket and what the room said last (`room`); its pieces draw their parts:
 // the seats (./seats.js), your decision in progress (./turn.js), the showdown (./showdown.js),
-// your seat's controls (./controls.js), the clocks (./clocks.js), an event's corner
-// (./event.js) and a duplicate practice run's panel (./duplicate.js).
+// your seat's controls (./controls.js), the clocks (./clocks.js), the deal and the showdown's
+// flips (./motion.js), an event's corner (./event.js) and a duplicate practice run's panel
+// (./duplicate.js).
 
 import { currentAccount, refreshAccount } from "../api.js";
 import { TableSocket } from "../socket.js";
@@ -15,6 +16,7 @@ import { rememberFocus, restoreFocus, seatControls } from "./controls.js";
 import { duplicatePanel } from "./duplicate.js";
 import { endedSection } from "./ended.js";
 import { eventPanel } from "./event.js";
+import { tableMotion } from "./motion.js";
 import { position, seatElement } from "./seats.js";
 import { setterHelp } from "./setterview.js";
 import { handNames, showdownSection, showdownSentence } from "./showdown.js";
@@ -41,6 +43,7 @@ export function render(main, params) {
   let lastActing = "";
   /** @type {Set<number> | null} seats without an open socket (when the room says) */
   let away = null;
+  const motion = tableMotion();
   document.title = `Table ${tableId} · Thirteen`;
 
   const heading = h("h1", {}, `Table ${tableId}`);
@@ -251,13 +254,16 @@ export function render(main, params) {
       names: showdownNames,
       nameOf,
       buyIn: controls.buyIn,
+      flip: motion.flip,
     };
-    felt.className = `felt seats-${count}`;
+    motion.note(view, room.seat);
+    felt.className = `felt seats-${count} phase-${view.phase}`;
     felt.replaceChildren(
       ...view.seats.map((/** @type {any} */ seat, /** @type {number} */ i) =>
         seatElement(seat, i, position(i, mine, count), seats),
       ),
     );
+    motion.deal(felt.querySelector(".setter"));
     const hand = view.hand;
     const phase =
       view.phase === "waiting"
@@ -282,6 +288,7 @@ export function render(main, params) {
   }
 
   return () => {
+    motion.stop();
     eventBox.close();
     socket.close();
     duplicate.stop();
