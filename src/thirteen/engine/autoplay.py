@@ -13,9 +13,9 @@ from functools import lru_cache
 from itertools import combinations
 
 from thirteen.engine.actions import Action, Place, SetHand
-from thirteen.engine.cards import Card, rank_of
+from thirteen.engine.cards import Card, rank_of, suit_of
 from thirteen.engine.errors import IllegalActionError
-from thirteen.engine.evaluate import evaluate3, evaluate5
+from thirteen.engine.evaluate import evaluate, evaluate3, evaluate5, lowball, tie_ceiling
 from thirteen.engine.legal import Placement, placements, street_placements
 from thirteen.engine.naturals import greedy_setting
 from thirteen.engine.rules import Rules
@@ -212,9 +212,65 @@ def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> P
     return max(ranked, key=played_out)
 
 
+EXACT_FREE = 2
+"""Free places up to which :func:`foul_certain` tries every completion of a row."""
+_ANY = 1 << 30
+"""A strength above every hand: what a row with many free places might still become."""
+
+
+def _completions(
+    rules: Rules, row: tuple[Card, ...], capacity: int, unseen: Sequence[Card], middle: bool
+) -> list[int]:
+    """Strengths ``row`` can end with, filled from ``unseen`` (every one, when at most
+    :data:`EXACT_FREE` places are free; else the weakest found — lowest cards of new ranks —
+    and :data:`_ANY`, as a row with three places or more can still become nearly anything)."""
+    free = capacity - len(row)
+    judge = lowball if middle and rules.lowball_middle else evaluate
+    if free == 0:
+        return [judge(row)]
+    if free <= EXACT_FREE:
+        return [judge(row + extra) for extra in combinations(unseen, free)]
+    ranks = {rank_of(c) for c in row}
+    low: list[Card] = []
+    for card in sorted(unseen, key=lambda c: (rank_of(c), suit_of(c))):
+        if rank_of(card) not in ranks and len(low) < free + 4:
+            ranks.add(rank_of(card))
+            low.append(card)
+    weakest = min((judge(row + extra) for extra in combinations(low, free)), default=_ANY)
+    return [weakest, _ANY]
+
+
+def foul_certain(rules: Rules, rows: Rows, unseen: Sequence[Card]) -> bool:
+    """Whether ``rows`` foul whatever cards from ``unseen`` fill them.
+
+    Exact for a full board (it is fouled or it is not) and whenever every row has at most
+    :data:`EXACT_FREE` free places, each row judged alone: the board lives if some middle it can
+    end with lies between the weakest front and the strongest back it can end with (rows are
+    filled from the same cards, so two rows wanting the one card left of a rank may count as
+    alive). A row with more places free is taken to reach any strength above its weakest.
+    """
+    free = _free(rows)
+    if not any(free):
+        return is_foul(rules, *row_strengths(rules, *rows))
+    front = min(_completions(rules, rows[0], 3, unseen, False))
+    back = max(_completions(rules, rows[2], 5, unseen, False))
+    if rules.lowball_middle:
+        return back < front
+    middles = _completions(rules, rows[1], 5, unseen, True)
+    if free[1] > EXACT_FREE:
+        low, high = middles
+        return not (front <= back and high >= front and low <= back)
+    floor = tie_ceiling(front) if rules.front_below_middle else front
+    for middle in middles:
+        above = middle > floor if rules.front_below_middle else middle >= floor
+        if above and middle <= back:
+            return False
+    return True
+
+
 def unseen_by(state: TableState, seat: int) -> tuple[Card, ...]:
     """The cards ``seat`` has not seen: everything but what its own view shows."""
     return unseen_cards(view(state, seat))
 
 
-__all__ = ["auto_action", "auto_placement", "safe_setting", "unseen_by"]
+__all__ = ["auto_action", "auto_placement", "foul_certain", "safe_setting", "unseen_by"]
