@@ -24,10 +24,9 @@ import time
 from collections.abc import Sequence
 
 from thirteen.bots.arena import play_hand, seated_table, seeded_deal
-from thirteen.bots.ofc_heuristic import fantasyland_action
 from thirteen.bots.registry import make_bot
-from thirteen.engine.actions import Action
-from thirteen.engine.autoplay import auto_placement, foul_certain
+from thirteen.engine.actions import Action, SetHand
+from thirteen.engine.autoplay import auto_placement, foul_certain, safe_setting
 from thirteen.engine.cards import Card
 from thirteen.engine.legal import Legal, Placement, street_placements
 from thirteen.engine.rules import Rules, get_rules
@@ -67,8 +66,9 @@ class TableAutoplay:
         self.seconds = 0.0
 
     def choose(self, view: TableView, legal: Legal, budget: float) -> Action:
-        if legal.mode == "set":
-            return fantasyland_action(self.rules, legal)
+        if legal.mode == "set":  # fantasyland: the table's own setting, as on a timeout
+            front, middle, back = safe_setting(self.rules, legal.cards)
+            return SetHand(seat=legal.seat, front=front, middle=middle, back=back)
         board = board_from_view(view)
         unseen = unseen_cards(view)
         started = time.perf_counter()
@@ -99,7 +99,7 @@ def main() -> None:
     deals = random.Random(args.seed)
     tables = [seated_table(rules, 2) for _ in range(2)]
     clocks = [0.0, 0.0]
-    hands, fouls, points = [0, 0], [0, 0], [0, 0]
+    hands, fouls, points, fantasylands = [0, 0], [0, 0], [0, 0], [0, 0]
     per_deal: list[int] = []
     for _ in range(args.deals):
         deal = seeded_deal(deals)
@@ -118,6 +118,7 @@ def main() -> None:
                 hands[who] += 1
                 fouls[who] += result.foul
                 points[who] += result.total
+                fantasylands[who] += result.fantasyland_cards is not None
                 if who == 0:
                     net += result.total
         per_deal.append(net)
@@ -125,7 +126,10 @@ def main() -> None:
     half = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
     print(f"{rules.name}: {args.deals} deals x 2 seats, seed {args.seed}")
     for i, name in enumerate(("table autoplay", "club")):
-        print(f"  {name:15} fouls {fouls[i] / hands[i]:6.1%}  points {points[i]:+6d}")
+        print(
+            f"  {name:15} fouls {fouls[i] / hands[i]:6.1%}  "
+            f"fantasylands {fantasylands[i] / hands[i]:6.1%}  points {points[i]:+6d}"
+        )
     print(f"  autoplay net per deal vs club: {mean:+.2f} ± {half:.2f} (95%)")
     print(
         f"  avoidable dead boards: {auto.avoidable_dead} of {auto.decisions} decisions; "

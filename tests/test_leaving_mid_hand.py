@@ -5,17 +5,29 @@ limit, and a leave can be taken back (``stay``) until the hand ends."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from table_helpers import SALTS, deal, run, table_with
-from thirteen.engine.actions import Leave, SitIn, Stay, Timeout
+from thirteen.engine.actions import Action, Leave, SitIn, StartHand, Stay, Timeout
 from thirteen.engine.cards import DECK
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
 from thirteen.engine.events import PlayerLeft, PlayerSatIn, PlayerSatOut, TimedOut
+from thirteen.engine.history import (
+    begin_history,
+    finish,
+    history_to_json,
+    record,
+    redact_history,
+    replay,
+)
+from thirteen.engine.history_text import history_to_text
+from thirteen.engine.history_verify import verify_history, verify_text
 from thirteen.engine.rules import get_rules
 from thirteen.engine.state import Phase, TableState, deciders, next_deadline, played_at_once
+from thirteen.review.rebuild import read_history, rebuild
 
 
 def dealt(preset: str = "ofc", seed: int = 3) -> tuple[TableState, int]:
@@ -112,3 +124,44 @@ def test_stay_between_hands_or_for_someone_else_is_refused() -> None:
     with pytest.raises(RuleError) as refused:
         run(table, Stay(seat=0, at=1.0))
     assert refused.value.code == "not_leaving"
+
+
+def test_a_hand_left_and_taken_back_replays_verifies_and_reviews() -> None:
+    """The history of a hand where a seat left, stayed and left again — its streets played at
+    once — replays, verifies (JSON and text) and is rebuilt for the seat's own review (classic
+    OFC: no hidden discard stops the rebuild at the other seat's timed-out streets)."""
+    rules = get_rules("ofc")
+    order = list(DECK)
+    random.Random(5).shuffle(order)
+    table = table_with(rules, ["ann", "bob"])
+    start = StartHand(deal=Deal.from_order(order, SALTS), at=0.0)
+    history = begin_history(table, start)
+    table, _ = run(table, start)
+    (me,) = deciders(table)
+
+    def act(action: Action) -> None:
+        nonlocal table, history
+        table, _ = run(table, action)
+        history = record(history, table_action(action, table))
+
+    act(Leave(seat=me, at=1.0))
+    act(Timeout(seat=me, at=1.0))
+    act(Stay(seat=me, at=2.0))
+    act(Leave(seat=me, at=3.0))
+    while table.phase == Phase.PLAYING:
+        due = deciders(table)
+        (who,) = due
+        act(Timeout(seat=who, at=table.clock if who == me else due[who] or 0.0))
+    history = finish(history)
+    assert replay(history) == table
+    data = history_to_json(history)
+    assert verify_history(data).status == "verified"
+    assert verify_text(history_to_text(data)).status == "verified"
+    own = rebuild(read_history(redact_history(history, me)))
+    assert own.cut is None
+    assert sum(d.timed_out for d in own.decisions) == len(rules.streets)
+
+
+def table_action(action: Action, table: TableState) -> Action:
+    """``action`` as the table took it (stamped no earlier than its clock, as ``run`` does)."""
+    return action if action.at >= table.clock else replace(action, at=table.clock)

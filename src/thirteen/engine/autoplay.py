@@ -13,12 +13,12 @@ from functools import lru_cache
 from itertools import combinations
 
 from thirteen.engine.actions import Action, Place, SetHand
-from thirteen.engine.cards import Card, rank_of, suit_of
+from thirteen.engine.cards import Card, make_card, rank_of, suit_of
 from thirteen.engine.errors import IllegalActionError
 from thirteen.engine.evaluate import evaluate, evaluate3, evaluate5, lowball, tie_ceiling
 from thirteen.engine.legal import Placement, placements, street_placements
 from thirteen.engine.naturals import greedy_setting
-from thirteen.engine.rules import Rules
+from thirteen.engine.rules import Rules, fantasyland_cards_for
 from thirteen.engine.scoring import is_foul, next_fantasyland, row_strengths, royalty_rows
 from thirteen.engine.state import ROW_CAPACITY, Board, TableState, deciders
 from thirteen.engine.views import unseen_cards, view
@@ -129,7 +129,28 @@ def _placement_value(rules: Rules, rows: Rows) -> float:
             else:
                 value -= _ORDER_PENALTY * (gap + 0.5) / free[high] ** 0.5
     value -= _FRONT_RANKS * sum(rank_of(c) for c in rows[0]) / 13
+    if rules.fantasyland and made[0][0] in (1, 3):  # a front pair or trips: fantasyland?
+        value += _QUICK_FANTASYLAND * _fantasyland_front(rules, made[0])
     return value
+
+
+_QUICK_FANTASYLAND = 1.0
+"""How much of a fantasyland's worth (points) the quick judgement adds for a front that
+earns it."""
+
+
+@lru_cache(maxsize=64)
+def _fantasyland_front(rules: Rules, made: tuple[int, tuple[int, ...]]) -> float:
+    """What a front with this made pair or trips (:func:`_shape`) earns in fantasyland, in
+    points (the weakest front with it: lowest kicker), or 0."""
+    category, ranks = made
+    kicker = next(r for r in range(13) if r not in ranks)
+    if category == 3:
+        cards = (make_card(ranks[0], 0), make_card(ranks[0], 1), make_card(ranks[0], 2))
+    else:
+        cards = (make_card(ranks[0], 0), make_card(ranks[0], 1), make_card(kicker, 2))
+    earned = fantasyland_cards_for(rules, evaluate3(*cards))
+    return 0.0 if earned is None else _fantasyland_worth(earned)
 
 
 def _front_value(rules: Rules, rows: Rows) -> float:
@@ -199,8 +220,8 @@ def _finish(rules: Rules, rows: Rows, streets: Sequence[int], pool: Sequence[Car
     if is_foul(rules, *strengths):
         return -_FOUL_COST
     score = float(sum(royalty_rows(rules, strengths)))
-    cards = next_fantasyland(rules, strengths, in_fantasyland=False)
-    return score if cards is None else score + _fantasyland_worth(cards)
+    earned = next_fantasyland(rules, strengths, in_fantasyland=False)
+    return score if earned is None else score + _fantasyland_worth(earned)
 
 
 def _fantasyland_worth(cards: int) -> float:
@@ -258,11 +279,15 @@ def _completions(
     if free <= EXACT_FREE:
         return [judge(row + extra) for extra in combinations(unseen, free)]
     ranks = {rank_of(c) for c in row}
-    low: list[Card] = []
-    for card in sorted(unseen, key=lambda c: (rank_of(c), suit_of(c))):
-        if rank_of(card) not in ranks and len(low) < free + 4:
-            ranks.add(rank_of(card))
-            low.append(card)
+    suits = Counter(suit_of(c) for c in row)
+    by_rank: dict[int, list[Card]] = {}
+    for card in unseen:
+        by_rank.setdefault(rank_of(card), []).append(card)
+    low: list[Card] = []  # a card of each of the lowest new ranks, of the suit least used yet
+    for rank in sorted(set(by_rank) - ranks)[: free + 4]:
+        card = min(by_rank[rank], key=lambda c: (suits[suit_of(c)], suit_of(c)))
+        suits[suit_of(card)] += 1
+        low.append(card)
     weakest = min((judge(row + extra) for extra in combinations(low, free)), default=_ANY)
     return [weakest, _ANY]
 
