@@ -131,7 +131,16 @@ def _placement_value(rules: Rules, rows: Rows) -> float:
     value -= _FRONT_RANKS * sum(rank_of(c) for c in rows[0]) / 13
     if rules.fantasyland and made[0][0] in (1, 3):  # a front pair or trips: fantasyland?
         value += _QUICK_FANTASYLAND * _fantasyland_front(rules, made[0])
+    elif rules.fantasyland and free[0] and _FANTASYLAND_DRAW:  # high cards that could pair
+        for rank in made[0][1]:
+            worth = _fantasyland_front(rules, (1, (rank,)))
+            value += _QUICK_FANTASYLAND * _FANTASYLAND_DRAW * worth
     return value
+
+
+_FANTASYLAND_DRAW = 0.3
+"""The share of a fantasyland's worth the quick judgement gives each unpaired card in a front
+with room that would earn it once paired (a queen or better): a draw to fantasyland."""
 
 
 _QUICK_FANTASYLAND = 1.0
