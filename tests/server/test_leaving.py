@@ -169,3 +169,27 @@ def test_a_closing_table_says_so_in_the_ledger(room: str, boss: RoomClient) -> N
         assert told["reason"] == "table_closed"
         seen_or_wait(conn, lambda f: f["type"] == "closing")
         assert any("(table closed)" in m for m in memos(ann))
+
+
+def test_sitting_out_past_the_time_limit_is_told_in_minutes(room: str, boss: RoomClient) -> None:
+    """The engine's own limit (``sit_out_seconds`` between hands): the notice and the ledger say
+    how long, not "(asked)"."""
+    table = boss.create_table(
+        "chinese-1-6",
+        bots=1,
+        bot_level="heuristic",
+        rules={"showdown_seconds": 0.1, "set_hand_seconds": 0.5, "sit_out_seconds": 1},
+        time_bank_seconds=0,
+        sit_out_hands=100,
+    )
+    ann, conn = seated(room, table["id"], "ann", SEAT, table["max_buy_in"])
+    with ann:
+        conn.do({"type": "sit_out"})
+        told = seen_or_wait(conn, lambda f: f["type"] == "unseated")
+        assert told["reason"] == "sat_out"
+        assert told["message"].startswith("Unseated after sitting out 1 s: your ")
+        gone = seen_or_wait(conn, lambda f: bool(events_of(f, "PlayerLeft", SEAT)))
+        assert events_of(gone, "PlayerLeft", SEAT)[0]["reason"] == "sat out too long"
+        wallet = memos(ann)
+        assert any("(unseated after sitting out 1 s)" in m for m in wallet), wallet
+        conn.close()
