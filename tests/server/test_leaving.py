@@ -83,6 +83,26 @@ def test_the_time_bank_is_spent_before_the_time_out(room: str, boss: RoomClient)
         conn.close()
 
 
+def test_an_absent_players_bank_is_kept(room: str, boss: RoomClient) -> None:
+    """A player with no socket open is timed out at the deadline: the table does not wait out
+    their bank, which is kept for their return."""
+    table = boss.create_table(
+        "chinese-1-6",
+        bots=1,
+        bot_level="heuristic",
+        rules={"showdown_seconds": 60, "set_hand_seconds": 1},
+        time_bank_seconds=30,
+    )
+    watcher = boss.open_table(table["id"], watch_only=True)
+    ann, conn = seated(room, table["id"], "ann", SEAT, table["max_buy_in"])
+    with ann:
+        conn.close()  # gone before her deadline
+        timed = seen_or_wait(watcher, lambda f: bool(events_of(f, "TimedOut", SEAT)))
+        assert not any(events_of(f, "TimeBankUsed") for f in watcher.frames)
+        assert SEAT not in timed["connected"]
+    watcher.close()
+
+
 def test_leave_plays_the_rest_at_once_and_stay_takes_it_back(room: str, boss: RoomClient) -> None:
     """OFC with a minute a street: a seat that left on the first street is played at once to the
     end (the table never waits its timer), and ``stay`` keeps a seat that changed its mind."""

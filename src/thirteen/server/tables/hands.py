@@ -208,7 +208,8 @@ class HandLoop:
             return
         else:
             assert seat is not None
-            if await self.seating.spend_time_bank(self.accept, seat, when):
+            present = seat in self.broadcaster.connected()  # an absent player's bank waits
+            if present and await self.seating.spend_time_bank(self.accept, seat, when):
                 return
             action = Timeout(seat=seat, at=at)
         try:

@@ -219,10 +219,11 @@ class Seating:
 
     # ------------------------------------------------------------------ the room's own
     async def spend_time_bank(self, accept: Accept, seat: int, deadline: float) -> bool:
-        """A present player's time ran out: the room spends what their time bank holds (whole
-        seconds, as the ``time_bank`` action does) at the deadline itself, before any automatic
-        move — not for a seat leaving, sitting out, or already played for at once. Whether it
-        did (``False``: the bank is empty, or the table moved on past the deadline)."""
+        """A present player's time ran out (the caller knows they are connected): the room
+        spends what their time bank holds (whole seconds, as the ``time_bank`` action does) at
+        the deadline itself, before any automatic move — not for a seat leaving, sitting out, or
+        already played for at once. Whether it did (``False``: the bank is empty, or the table
+        moved on past the deadline)."""
         table = self.table
         who = table.seated.get(seat)
         occupant = table.state.seats[seat]
