@@ -8,10 +8,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from test_table_support import hand_cards, sit
 
 from thirteen.client import RoomClient
+from thirteen.server.settings import Settings
+
+BOT_DELAY = 4.0
+"""Seconds the bot waits before each move here: the hand does not end (the table plays the
+leaving seat at once and the bot at once) before Stay can be clicked."""
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"bot_delay": BOT_DELAY})
+
 
 LEAVING = re.compile(r"Your hand will be played for you by the table at once \(it does not foul")
 
@@ -63,7 +75,7 @@ def test_leave_during_an_ofc_hand_stay_and_leave_for_good(
     hand_cards(ann)
     leave_in_hand(ann)
     results = ann.locator('table.results:has(caption:text-is("Hand 1: results"))')
-    expect(results).to_be_visible(timeout=60_000)
+    expect(results).to_be_visible(timeout=100_000)  # the bot's streets: 4 s each
     expect(ann.get_by_text("You are watching this table.")).to_be_visible()
 
 
