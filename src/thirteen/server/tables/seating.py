@@ -241,7 +241,8 @@ class Seating:
             return False
         kept = who.spend_bank(full, deadline, seconds)
         try:
-            await accept(UseTimeBank(seat=seat, seconds=seconds, at=deadline))
+            # journaled as the player's (no client id): a restart reads their bank back from it
+            await accept(UseTimeBank(seat=seat, seconds=seconds, at=deadline), user_id=who.user_id)
         except RuleError as e:
             who.bank, who.bank_at = kept
             log.info("time bank refused", extra={"table": table.id, "code": e.code})
