@@ -247,6 +247,9 @@ class Seating:
             who.bank, who.bank_at = kept
             log.info("time bank refused", extra={"table": table.id, "code": e.code})
             return False
+        except BaseException:  # not written (a lost lease, a failed commit): the bank is kept
+            who.bank, who.bank_at = kept
+            raise
         return True
 
     def notices(self, events: Sequence[Event]) -> list[tuple[int, dict[str, Any]]]:
