@@ -273,15 +273,14 @@ def chinese(url: str, boss: RoomClient, ex: Examples) -> None:
     ann.do({"type": "surrender"}, ident="give-up-1")
     ex["client:action:surrender"] = ann.last_sent()
     wait_settled(ann, 3)
-    ann.do({"type": "leave"}, ident="leave-1")
-    ex["client:action:leave"] = ann.last_sent()
-    wait_event(ann, "PlayerLeft", seat=1)
 
     spectator.act({"type": "sit", "seat": 1, "buy_in": 100}, ident="sit-1")
     ex["server:error:not_logged_in"] = wait_type(spectator, "error")
 
-    # the table closes: everyone watching hears so, then the socket closes (1001)
+    # the table closes: ann, still seated, is told she was unseated and why; everyone watching
+    # hears it closed, then the socket closes (1001)
     boss.request("DELETE", f"/api/tables/{tid}")
+    ex["server:unseated"] = wait_type(ann, "unseated")
     ex["server:closing"] = wait_type(spectator, "closing")
     assert spectator.receive() is None
     assert spectator.closed is not None
@@ -330,9 +329,14 @@ def pineapple(url: str, boss: RoomClient, ex: Examples) -> None:
             elif street == 1:
                 ex["client:action:place:discard"] = bob.last_sent()
                 ex["server:update:street"] = wait_event(bob, "CardsDealt", street=2)
-            if not left:  # leaving during a hand: after it
-                bob.do({"type": "leave"}, ident="leave-1")
+            if not left:  # leaving during a hand (after it), and taking it back
+                bob.do({"type": "leave"}, ident="leave-0")
+                bob.do({"type": "stay"}, ident="stay-1")
+                ex["client:action:stay"] = bob.last_sent()
                 left = True
+            if street == 4:  # his last street played: he leaves when the hand ends
+                bob.do({"type": "leave"}, ident="leave-1")
+                ex["client:action:leave"] = bob.last_sent()
             street += 1
             if street == 5:
                 break

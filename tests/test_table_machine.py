@@ -31,6 +31,7 @@ from thirteen.engine.actions import (
     SitIn,
     SitOut,
     StartHand,
+    Stay,
     Surrender,
     Timeout,
 )
@@ -42,7 +43,14 @@ from thirteen.engine.events import Event, PlayerLeft
 from thirteen.engine.history import HandHistory, begin_history, record, replay
 from thirteen.engine.legal import legal_actions
 from thirteen.engine.rules import PRESETS, get_rules
-from thirteen.engine.state import Phase, TableState, dealt_in_next, deciders, new_table
+from thirteen.engine.state import (
+    Phase,
+    TableState,
+    dealt_in_next,
+    deciders,
+    new_table,
+    played_at_once,
+)
 from thirteen.engine.table import apply
 from thirteen.engine.views import view, view_to_json
 
@@ -198,6 +206,9 @@ class TableMachine(RuleBasedStateMachine):
         seat = data.draw(st.sampled_from(sorted(due)), label="seat")
         deadline = due[seat]
         assert deadline is not None
+        if played_at_once(self.state, seat):  # leaving, or timed out before: no waiting
+            self.do(Timeout(seat=seat, at=self.now))
+            return
         if self.now < deadline:
             self.refuse(Timeout(seat=seat, at=self.now))
         self.now = max(self.now, deadline)
@@ -240,13 +251,15 @@ class TableMachine(RuleBasedStateMachine):
             self.do(Sit(seat=seat, player=f"new{self.state.state_id}", stack=STACK, at=self.now))
             self.money_in += STACK
             return
-        kind = data.draw(st.sampled_from(["out", "in", "leave"]), label="kind")
+        kind = data.draw(st.sampled_from(["out", "in", "leave", "stay"]), label="kind")
         if kind == "out" and not s.sitting_out:
             self.do(SitOut(seat=seat, at=self.now))
         elif kind == "in" and (s.sitting_out or s.sit_out_after_hand) and s.stack > 0:
             self.do(SitIn(seat=seat, at=self.now))
         elif kind == "leave" and not s.leaving:
             self.do(Leave(seat=seat, at=self.now))
+        elif kind == "stay" and s.leaving:
+            self.do(Stay(seat=seat, at=self.now))
 
     # --- invariants -------------------------------------------------------------------------
     @invariant()

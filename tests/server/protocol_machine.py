@@ -324,7 +324,7 @@ class ProtocolMachine(RuleBasedStateMachine):
         if sock is not None and sock.player is not None and self.room_left(sock, 1):
             self.act(sock, {"type": "top_up", "amount": amount}, state_id=None)
 
-    @rule(i=st.integers(0, 99), kind=st.sampled_from(["leave", "sit_out", "sit_in"]))
+    @rule(i=st.integers(0, 99), kind=st.sampled_from(["leave", "stay", "sit_out", "sit_in"]))
     def seat_action(self, i: int, kind: str) -> None:
         sock = self.pick(i, seated=True) or self.pick(i)
         if sock is not None and sock.player is not None and self.room_left(sock, 1):

@@ -69,3 +69,36 @@ def test_time_bank_and_hands_sat_out_survive_a_kill(database_url: str, tmp_path:
         assert sat_out_from is not None
         assert _hand(left) <= sat_out_from + 1
         conn.close()
+
+
+def test_a_time_bank_the_room_spent_stays_spent_after_a_kill(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The bank the room spends before a time-out is journaled as the player's: a restart does
+    not hand it back."""
+    with room_process(database_url, tmp_path) as served, RoomClient(served.url) as boss:
+        boss.sign_up("boss", "the chief's password")
+        table = boss.create_table(
+            "chinese-1-6",
+            bots=1,
+            bot_level="heuristic",
+            rules={"showdown_seconds": 600, "set_hand_seconds": 1},
+            time_bank_seconds=20,
+        )
+        with RoomClient(served.url) as ann:
+            ann.sign_up("ann", "password of A-N-N")
+            conn = ann.open_table(table["id"])
+            conn.do({"type": "sit", "seat": 2, "buy_in": table["max_buy_in"]})
+            conn.wait(
+                lambda f: any(
+                    e["event"] == "TimeBankUsed" and e["seat"] == 2 for e in f.get("events", [])
+                )
+            )
+            conn.close()
+        served.kill()
+    with room_process(database_url, tmp_path) as served, RoomClient(served.url) as ann:
+        ann.log_in("ann", "password of A-N-N")
+        conn = ann.open_table(table["id"])
+        assert conn.seat == 2, conn.frames[0]
+        assert conn.frames[0]["time_bank"] == pytest.approx(0, abs=0.5)  # not refilled to 20
+        conn.close()

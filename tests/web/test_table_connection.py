@@ -106,10 +106,11 @@ def test_seat_controls(boss: RoomClient, new_context: Any) -> None:
     ann.get_by_role("button", name="Sit in").click()
     expect(seat.locator(".seat-state")).not_to_contain_text("Sitting out")
     ann.get_by_role("button", name="Leave").click()
-    expect(seat.locator(".seat-state")).to_contain_text("Leaving after the hand")
-    ann.get_by_role("button", name="Surrender").click()
-    ann.get_by_role("button", name="Confirm surrender").click()
-    # after the hand the seat is free again and the chips are back in the wallet
+    ann.get_by_role("dialog", name="Leave during the hand?").get_by_role(
+        "button", name="Leave"
+    ).click()
+    # the table plays her hand at once; after it the seat is free again and the chips are
+    # back in the wallet
     expect(ann.get_by_role("button", name="Sit here")).to_be_visible(timeout=30_000)
     assert ann.request.get("/api/me").json()["balance"] == 10_000 + last_result(ann)
 

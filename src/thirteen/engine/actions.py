@@ -42,6 +42,16 @@ class Leave:
 
 @quick_init
 @dataclass(frozen=True, kw_only=True)
+class Stay:
+    """Take back a :class:`Leave` made during a hand, before the hand ends: the seat stays and
+    plays its own decisions again."""
+
+    seat: int
+    at: float = 0.0
+
+
+@quick_init
+@dataclass(frozen=True, kw_only=True)
 class SitOut:
     """Stop being dealt in (from the next hand on)."""
 
@@ -146,7 +156,9 @@ class Surrender:
 @dataclass(frozen=True, kw_only=True)
 class Timeout:
     """A deadline passed: the table moves for the seat (and sits it out after the hand), or,
-    for a seat sitting out too long, unseats it."""
+    for a seat sitting out too long, unseats it. A seat the table plays for at once
+    (:func:`~thirteen.engine.state.played_at_once`: leaving, or timed out earlier in the hand)
+    takes it as soon as its decision opens."""
 
     seat: int
     at: float = 0.0
@@ -155,6 +167,7 @@ class Timeout:
 Action = (
     Sit
     | Leave
+    | Stay
     | SitOut
     | SitIn
     | TopUp
@@ -185,6 +198,7 @@ def stamped(action: AnAction, at: float) -> AnAction:
 ACTION_TYPES: dict[str, type[Action]] = {
     "sit": Sit,
     "leave": Leave,
+    "stay": Stay,
     "sit_out": SitOut,
     "sit_in": SitIn,
     "top_up": TopUp,

@@ -13,13 +13,13 @@ from functools import lru_cache
 from itertools import combinations
 
 from thirteen.engine.actions import Action, Place, SetHand
-from thirteen.engine.cards import Card, rank_of
+from thirteen.engine.cards import Card, make_card, rank_of, suit_of
 from thirteen.engine.errors import IllegalActionError
-from thirteen.engine.evaluate import evaluate3, evaluate5
+from thirteen.engine.evaluate import evaluate, evaluate3, evaluate5, lowball, tie_ceiling
 from thirteen.engine.legal import Placement, placements, street_placements
 from thirteen.engine.naturals import greedy_setting
-from thirteen.engine.rules import Rules
-from thirteen.engine.scoring import is_foul, row_strengths, royalty_rows
+from thirteen.engine.rules import Rules, fantasyland_cards_for
+from thirteen.engine.scoring import is_foul, next_fantasyland, row_strengths, royalty_rows
 from thirteen.engine.state import ROW_CAPACITY, Board, TableState, deciders
 from thirteen.engine.views import unseen_cards, view
 
@@ -129,7 +129,43 @@ def _placement_value(rules: Rules, rows: Rows) -> float:
             else:
                 value -= _ORDER_PENALTY * (gap + 0.5) / free[high] ** 0.5
     value -= _FRONT_RANKS * sum(rank_of(c) for c in rows[0]) / 13
+    if rules.fantasyland and made[0][0] in (1, 3):  # a front pair or trips: fantasyland?
+        value += _QUICK_FANTASYLAND * _fantasyland_front(rules, made[0])
+    elif rules.fantasyland and free[0] and _FANTASYLAND_DRAW:  # high cards that could pair
+        for rank in made[0][1]:
+            worth = _fantasyland_front(rules, (1, (rank,)))
+            value += _QUICK_FANTASYLAND * _FANTASYLAND_DRAW * worth
     return value
+
+
+_FANTASYLAND_DRAW = 0.3
+"""The share of a fantasyland's worth the quick judgement gives each unpaired card in a front
+with room that would earn it once paired (a queen or better): a draw to fantasyland."""
+
+
+_QUICK_FANTASYLAND = 1.0
+"""How much of a fantasyland's worth (points) the quick judgement adds for a front that
+earns it."""
+
+
+@lru_cache(maxsize=64)
+def _fantasyland_front(rules: Rules, made: tuple[int, tuple[int, ...]]) -> float:
+    """What a front with this made pair or trips (:func:`_shape`) earns in fantasyland, in
+    points (the weakest front with it: lowest kicker), or 0."""
+    category, ranks = made
+    kicker = next(r for r in range(13) if r not in ranks)
+    if category == 3:
+        cards = (make_card(ranks[0], 0), make_card(ranks[0], 1), make_card(ranks[0], 2))
+    else:
+        cards = (make_card(ranks[0], 0), make_card(ranks[0], 1), make_card(kicker, 2))
+    earned = fantasyland_cards_for(rules, evaluate3(*cards))
+    return 0.0 if earned is None else _fantasyland_worth(earned)
+
+
+def _front_value(rules: Rules, rows: Rows) -> float:
+    """The quick judgement with high cards in front worth something (a pair of queens or
+    better there earns fantasyland) rather than a cost."""
+    return _placement_value(rules, rows) + 2 * _FRONT_RANKS * sum(rank_of(c) for c in rows[0]) / 13
 
 
 def _free(rows: Rows) -> list[int]:
@@ -156,6 +192,13 @@ LOOKAHEAD_CANDIDATES = 6
 """Candidates (best by :func:`_placement_value`) the automatic placement plays out."""
 _FOUL_COST = 6.0
 """What a fouled playout scores: about a scooped hand, with the royalties it forfeits."""
+FANTASYLAND_POINTS = 13.0
+"""What a playout that enters fantasyland with 13 cards gains (see :func:`_fantasyland_worth`)."""
+FANTASYLAND_CARD_POINTS = 3.0
+"""What each fantasyland card over 13 adds."""
+FRONT_CANDIDATES = 3
+"""Candidates added for a strong front (best by :func:`_front_value`): the quick judgement
+holds high cards out of the front, where a pair of queens or better earns fantasyland."""
 
 
 def _futures(unseen: Sequence[Card], key: Sequence[Card], count: int) -> list[list[Card]]:
@@ -185,7 +228,15 @@ def _finish(rules: Rules, rows: Rows, streets: Sequence[int], pool: Sequence[Car
     strengths = row_strengths(rules, *rows)
     if is_foul(rules, *strengths):
         return -_FOUL_COST
-    return float(sum(royalty_rows(rules, strengths)))
+    score = float(sum(royalty_rows(rules, strengths)))
+    earned = next_fantasyland(rules, strengths, in_fantasyland=False)
+    return score if earned is None else score + _fantasyland_worth(earned)
+
+
+def _fantasyland_worth(cards: int) -> float:
+    """About what entering fantasyland with ``cards`` cards is worth in points (the strong
+    player's measured figures: 12.9 for 13 cards in classic OFC, 16.1 for 14 in pineapple)."""
+    return FANTASYLAND_POINTS + FANTASYLAND_CARD_POINTS * (cards - 13)
 
 
 def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> Placement:
@@ -199,8 +250,14 @@ def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> P
     options = street_placements(rules, board)
     if not options:
         raise IllegalActionError("no_legal_placement", "There is no legal way to play this street.")
+    if unseen:  # never a board that must foul while another placement keeps it alive
+        alive = [p for p in options if not foul_certain(rules, _after(board.rows, p), unseen)]
+        options = alive or options
     ranked = sorted(options, key=lambda p: -_placement_value(rules, _after(board.rows, p)))
     ranked = ranked[:LOOKAHEAD_CANDIDATES]
+    if rules.fantasyland:
+        fronts = sorted(options, key=lambda p: -_front_value(rules, _after(board.rows, p)))
+        ranked += [p for p in fronts[:FRONT_CANDIDATES] if p not in ranked]
     streets = rules.streets[board.street + 1 :]
     if len(ranked) == 1 or not streets or len(unseen) < sum(streets):
         return ranked[0]
@@ -212,9 +269,71 @@ def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> P
     return max(ranked, key=played_out)
 
 
+EXACT_FREE = 2
+"""Free places up to which :func:`foul_certain` tries every completion of a row."""
+_ANY = 1 << 30
+"""A strength above every hand: what a row with many free places might still become."""
+
+
+def _completions(
+    rules: Rules, row: tuple[Card, ...], capacity: int, unseen: Sequence[Card], middle: bool
+) -> list[int]:
+    """Strengths ``row`` can end with, filled from ``unseen`` (every one, when at most
+    :data:`EXACT_FREE` places are free; else the weakest found — lowest cards of new ranks —
+    and :data:`_ANY`, as a row with three places or more can still become nearly anything)."""
+    free = capacity - len(row)
+    judge = lowball if middle and rules.lowball_middle else evaluate
+    if free == 0:
+        return [judge(row)]
+    if free <= EXACT_FREE:
+        return [judge(row + extra) for extra in combinations(unseen, free)]
+    ranks = {rank_of(c) for c in row}
+    suits = Counter(suit_of(c) for c in row)
+    by_rank: dict[int, list[Card]] = {}
+    for card in unseen:
+        by_rank.setdefault(rank_of(card), []).append(card)
+    low: list[Card] = []  # a card of each of the lowest new ranks, of the suit least used yet
+    for rank in sorted(set(by_rank) - ranks)[: free + 4]:
+        card = min(by_rank[rank], key=lambda c: (suits[suit_of(c)], suit_of(c)))
+        suits[suit_of(card)] += 1
+        low.append(card)
+    weakest = min((judge(row + extra) for extra in combinations(low, free)), default=_ANY)
+    return [weakest, _ANY]
+
+
+def foul_certain(rules: Rules, rows: Rows, unseen: Sequence[Card]) -> bool:
+    """Whether ``rows`` foul whatever cards from ``unseen`` fill them.
+
+    Exact for a full board (it is fouled or it is not) and whenever every row has at most
+    :data:`EXACT_FREE` free places, each row judged alone: the board lives if some middle it can
+    end with lies between the weakest front and the strongest back it can end with (rows are
+    filled from the same cards, so two rows wanting the one card left of a rank may count as
+    alive). A row with more places free is taken to reach any strength above its weakest.
+    """
+    free = _free(rows)
+    if not any(free):
+        return is_foul(rules, *row_strengths(rules, *rows))
+    if free[1] > EXACT_FREE and free[2] > EXACT_FREE:
+        return False  # a middle and a back with three places each can still climb over the front
+    front = min(_completions(rules, rows[0], 3, unseen, False))
+    back = max(_completions(rules, rows[2], 5, unseen, False))
+    if rules.lowball_middle:
+        return back < front
+    middles = _completions(rules, rows[1], 5, unseen, True)
+    if free[1] > EXACT_FREE:
+        low, high = middles
+        return not (front <= back and high >= front and low <= back)
+    floor = tie_ceiling(front) if rules.front_below_middle else front
+    for middle in middles:
+        above = middle > floor if rules.front_below_middle else middle >= floor
+        if above and middle <= back:
+            return False
+    return True
+
+
 def unseen_by(state: TableState, seat: int) -> tuple[Card, ...]:
     """The cards ``seat`` has not seen: everything but what its own view shows."""
     return unseen_cards(view(state, seat))
 
 
-__all__ = ["auto_action", "auto_placement", "safe_setting", "unseen_by"]
+__all__ = ["auto_action", "auto_placement", "foul_certain", "safe_setting", "unseen_by"]

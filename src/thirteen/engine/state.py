@@ -268,16 +268,31 @@ def may_decide(state: TableState, board: Board) -> bool:
     return True
 
 
+def played_at_once(state: TableState, seat: int) -> bool:
+    """Whether the table makes ``seat``'s decisions as soon as they open, without waiting for
+    the time limit: the player is leaving after this hand, or timed out earlier in it and has
+    not come back (``sit_in``). The server submits :class:`~thirteen.engine.actions.Timeout`
+    for it at once (:func:`next_deadline`)."""
+    s = state.seats[seat]
+    hand = state.hand
+    board = hand.board_of(seat) if hand is not None else None
+    if s is None or board is None:
+        return False
+    return s.leaving or (board.timed_out and s.sit_out_after_hand)
+
+
 def next_deadline(state: TableState) -> tuple[float, str, int | None] | None:
     """The earliest time something is due: ``(time, what, seat)``; for a server's scheduler.
 
-    ``what`` is ``"decision"`` (submit :class:`Timeout` for the seat), ``"sit-out"`` (submit
+    ``what`` is ``"decision"`` (submit :class:`Timeout` for the seat; due now for a seat
+    :func:`played_at_once`), ``"sit-out"`` (submit
     :class:`Timeout` to unseat), or ``"deal"`` (a new hand may start).
     """
     due: list[tuple[float, str, int | None]] = []
     for seat, deadline in deciders(state).items():
         if deadline is not None:
-            due.append((deadline, "decision", seat))
+            at_once = played_at_once(state, seat)
+            due.append((min(deadline, state.clock) if at_once else deadline, "decision", seat))
     limit = state.rules.sit_out_seconds
     for i, s in enumerate(state.seats):
         if (

@@ -38,6 +38,7 @@ from thirteen.engine.actions import (
     SitIn,
     SitOut,
     StartHand,
+    Stay,
     Surrender,
     Timeout,
     TopUp,
@@ -89,6 +90,7 @@ from thirteen.engine.state import (
     is_in_hand,
     may_decide,
     min_players_to_deal,
+    played_at_once,
 )
 
 # --------------------------------------------------------------------------------- apply
@@ -168,6 +170,16 @@ def _leave(state: TableState, now: float, action: Action) -> tuple[TableState, l
         ]
     new = _with_seat(state, action.seat, None)
     return new, [PlayerLeft(action.seat, s.player, s.stack, "asked")]
+
+
+def _stay(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
+    assert isinstance(action, Stay)
+    s = _occupied(state, action.seat)
+    if not s.leaving:
+        raise _illegal(
+            "not_leaving", "You are not leaving this table; there is nothing to take back."
+        )
+    return _with_seat(state, action.seat, replace(s, leaving=False)), [PlayerSatIn(action.seat)]
 
 
 def _top_up(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -590,14 +602,16 @@ def _timeout(state: TableState, now: float, action: Action) -> tuple[TableState,
     if seat in deciders(state) and state.hand is not None:
         index = state.hand.index_of(seat)
         board = state.hand.boards[index]
-        if board.deadline is not None and now < board.deadline:
+        if board.deadline is not None and now < board.deadline and not played_at_once(state, seat):
             raise _illegal(
                 "not_due", f"Seat {seat} still has {board.deadline - now:.1f} seconds to act."
             )
         move = auto_action(state, seat)
-        # Mark the seat first, so a timeout that ends the hand sits it out at the showdown.
+        # Mark the seat first, so a timeout that ends the hand sits it out at the showdown (a
+        # seat leaving is not sat out: it goes, or takes the leave back and plays on).
         marked = _replace_board(state, index, replace(board, timed_out=True, deadline=None))
-        marked = _with_seat(marked, seat, replace(s, sit_out_after_hand=True))
+        if not s.leaving:
+            marked = _with_seat(marked, seat, replace(s, sit_out_after_hand=True))
         new, events = _HANDLERS[type(move)](marked, now, replace(move, at=now))
         return new, [TimedOut(seat), *events]
     if s.sitting_out and s.sat_out_at is not None and not is_in_hand(state, seat):
@@ -716,6 +730,7 @@ def settle(totals: Sequence[int], stacks: Sequence[int], point_value: int = 1) -
 _HANDLERS: dict[type, Handler] = {
     Sit: _sit,
     Leave: _leave,
+    Stay: _stay,
     SitOut: _sit_out,
     SitIn: _sit_in,
     TopUp: _top_up,

@@ -142,6 +142,12 @@ class Broadcaster:
                 self.metrics.ws_watching.dec()
         self._presence = self.connected()
 
+    def tell_player(self, user_id: int, frame: dict[str, Any]) -> None:
+        """A frame for one player's sockets alone (``unseated``)."""
+        for watcher in list(self.watchers):
+            if watcher.user_id == user_id:
+                watcher.offer(frame)
+
     def connected(self) -> list[int]:
         """The seats whose player has a socket open at this table (a bot always counts)."""
         online = {w.user_id for w in self.watchers if not w.dropped}

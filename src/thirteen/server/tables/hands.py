@@ -216,8 +216,16 @@ class HandLoop:
                 self._stalled_until = deal
                 return
             action = StartHand(deal=deal, at=at)
+        elif what == "sit-out":
+            assert seat is not None
+            if not await self.seating.sat_out_too_long(self.accept, seat, at):
+                self._stalled_until = at + 1.0  # refused: try again soon, not in a loop
+            return
         else:
             assert seat is not None
+            present = seat in self.broadcaster.connected()  # an absent player's bank waits
+            if present and await self.seating.spend_time_bank(self.accept, seat, when):
+                return
             action = Timeout(seat=seat, at=at)
         try:
             await self.accept(action)
@@ -274,7 +282,10 @@ class HandLoop:
         new, events = apply(before, action)
         await self.journal.commit(new, action, events, user_id, client_id)
         table.state = new
+        unseated = self.seating.notices(events)
         self._track(before, new, action, events)
+        for user_id_out, frame in unseated:  # told why before the frame that shows them gone
+            self.broadcaster.tell_player(user_id_out, frame)
         self.broadcaster.tell(events)
         self.metrics.action_seconds.observe(time.perf_counter() - started)
         self.thinking.schedule()

@@ -152,7 +152,7 @@ class _Commit:
                 self._settle(conn, event)
             elif isinstance(event, PlayerLeft):
                 who = self.seated.get(event.seat) or pending[event.seat]
-                seating.cash_out_sync(conn, self, who, event.reason)
+                seating.cash_out_sync(conn, self, who, seating.leave_reason(who, event))
         if self.snapshot is not None:
             conn.execute(
                 _SNAPSHOT,

@@ -37,12 +37,24 @@ class Seated:
     """Seconds in the time bank (``-1``: full, not touched yet)."""
     bank_at: float = 0.0
     hands_sat_out: int = 0
+    unseating: tuple[str, str] | None = None
+    """Why the room itself is making this seat leave, set just before its action — a code
+    (``sat_out``, ``table_closed``) and the ledger's words ("unseated after sitting out
+    10 min") — or ``None`` while the player is the one who asks."""
 
     def time_bank(self, full: float, at: float) -> float:
         """Seconds in the bank at ``at``: it refills at ``full`` seconds an hour, up to ``full``."""
         if self.bank < 0:
             return full
         return min(full, self.bank + (at - self.bank_at) * full / 3600.0)
+
+    def spend_bank(self, full: float, at: float, seconds: float) -> tuple[float, float]:
+        """Take ``seconds`` from the bank at ``at``; what it held before, to put back if the
+        table refuses the time (``bank, bank_at = kept``)."""
+        kept = (self.bank, self.bank_at)
+        self.bank = self.time_bank(full, at) - seconds
+        self.bank_at = at
+        return kept
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 SEAT_ACTIONS = {"set_hand", "place", "declare_natural", "surrender", "time_bank"}
 """Decisions in a hand: they must be decided on the current decision (``state_id``)."""
-TABLE_ACTIONS = {"sit", "leave", "sit_out", "sit_in", "top_up"}
+TABLE_ACTIONS = {"sit", "leave", "stay", "sit_out", "sit_in", "top_up"}
 """Seat management: the seat comes from who is asking (``sit`` names the seat it wants)."""
 CLIENT_ACTIONS = SEAT_ACTIONS | TABLE_ACTIONS
 

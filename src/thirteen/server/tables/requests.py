@@ -123,10 +123,8 @@ class ClientActions:
             action = self._action_for(request)
             if isinstance(action, UseTimeBank):  # spent before the frames that show it go out
                 who = self.table.seated[action.seat]
-                kept = (who.bank, who.bank_at)
-                at = now()
-                who.bank = who.time_bank(self.table.settings.time_bank_seconds, at) - action.seconds
-                who.bank_at = at
+                full = self.table.settings.time_bank_seconds
+                kept = who.spend_bank(full, now(), action.seconds)
                 try:
                     made = await self.accept(action, user_id=user_id, client_id=client_id)
                 except Exception:

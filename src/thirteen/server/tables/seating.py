@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Protocol, cast
+from collections.abc import Sequence
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from thirteen.bots.base import Bot
 from thirteen.bots.registry import make_bot
-from thirteen.engine.actions import Leave, SitIn, TopUp
+from thirteen.engine.actions import Leave, SitIn, Timeout, TopUp, UseTimeBank
 from thirteen.engine.errors import RuleError
-from thirteen.engine.events import HandSettled, PlayerSat, PlayerToppedUp
-from thirteen.engine.state import TableState
+from thirteen.engine.events import Event, HandSettled, PlayerLeft, PlayerSat, PlayerToppedUp
+from thirteen.engine.state import TableState, played_at_once
 from thirteen.server.db.models import Sitting, User
 from thirteen.server.db.session import Database
 from thirteen.server.db.writer import inserted_id
@@ -106,6 +107,44 @@ def top_up_sync(conn: Connection, booking: Booking, who: Seated, event: PlayerTo
     )
 
 
+SAT_OUT = "sat_out"
+"""Unseated for sitting out longer than the table allows (its hands or its minutes)."""
+TABLE_CLOSED = "table_closed"
+"""Everyone leaves a table that closes."""
+
+
+def leave_reason(who: Seated, event: PlayerLeft) -> str:
+    """What a cash-out's ledger memo says of why the seat left: the room's own reason when it
+    unseated the player (:attr:`Seated.unseating`), else the engine's ("asked")."""
+    if who.unseating is not None:
+        return who.unseating[1]
+    if event.reason == "sat out too long":
+        return "unseated after sitting out too long"
+    return event.reason
+
+
+def duration(seconds: float) -> str:
+    """``600`` → ``"10 min"``, ``90`` → ``"90 s"``: a limit as the ledger and notices say it."""
+    return f"{seconds / 60:g} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds:g} s"
+
+
+def unseated_frame(table_id: int, seat: int, who: Seated, event: PlayerLeft) -> dict[str, Any]:
+    """The ``unseated`` frame the room sends a player's sockets when it made them leave (before
+    the update that shows the seat empty): why, and the chips that went back to the wallet."""
+    assert who.unseating is not None
+    code, words = who.unseating
+    chips = event.stack
+    money = f"your {chips:,} chips went back to your wallet" if chips else "you had no chips left"
+    return {
+        "type": "unseated",
+        "table": table_id,
+        "seat": seat,
+        "reason": code,
+        "chips": chips,
+        "message": f"{words[0].upper()}{words[1:]}: {money}.",
+    }
+
+
 def cash_out_sync(conn: Connection, booking: Booking, who: Seated, reason: str) -> None:
     """A seat left: what its escrow holds back to the wallet, and its sitting closed."""
     held = ledger.cached_balance_sync(conn, who.escrow_id)
@@ -179,16 +218,82 @@ class Seating:
             who.hands_sat_out = who.hands_sat_out + 1 if sitting_out else 0
 
     # ------------------------------------------------------------------ the room's own
+    async def spend_time_bank(self, accept: Accept, seat: int, deadline: float) -> bool:
+        """A present player's time ran out (the caller knows they are connected): the room
+        spends what their time bank holds (whole seconds, as the ``time_bank`` action does) at
+        the deadline itself, before any automatic move — not for a seat leaving, sitting out, or
+        already played for at once. Whether it did (``False``: the bank is empty, or the table
+        moved on past the deadline)."""
+        table = self.table
+        who = table.seated.get(seat)
+        occupant = table.state.seats[seat]
+        if (
+            who is None
+            or occupant is None
+            or occupant.leaving
+            or occupant.sitting_out
+            or played_at_once(table.state, seat)
+        ):
+            return False
+        full = table.settings.time_bank_seconds
+        seconds = float(int(who.time_bank(full, deadline)))
+        if seconds < 1 or table.state.clock > deadline:
+            return False
+        kept = who.spend_bank(full, deadline, seconds)
+        try:
+            # journaled as the player's (no client id): a restart reads their bank back from it
+            await accept(UseTimeBank(seat=seat, seconds=seconds, at=deadline), user_id=who.user_id)
+        except RuleError as e:
+            who.bank, who.bank_at = kept
+            log.info("time bank refused", extra={"table": table.id, "code": e.code})
+            return False
+        except BaseException:  # not written (a lost lease, a failed commit): the bank is kept
+            who.bank, who.bank_at = kept
+            raise
+        return True
+
+    def notices(self, events: Sequence[Event]) -> list[tuple[int, dict[str, Any]]]:
+        """The ``unseated`` frames for the seats the room made leave in ``events`` (read before
+        the seats are forgotten): to whom, and what."""
+        out = []
+        for e in events:
+            who = self.table.seated.get(e.seat) if isinstance(e, PlayerLeft) else None
+            if who is not None and who.unseating is not None:
+                assert isinstance(e, PlayerLeft)
+                out.append((who.user_id, unseated_frame(self.table.id, e.seat, who, e)))
+        return out
+
+    async def unseat(self, accept: Accept, action: Leave | Timeout, code: str, words: str) -> bool:
+        """The room makes a seat leave (``action``), saying why — in the ledger's memo and in
+        the ``unseated`` frame its player gets — or logs why the table refused (``False``)."""
+        who = self.table.seated.get(action.seat)
+        if who is not None:
+            who.unseating = (code, words)
+        try:
+            await accept(action)
+        except RuleError as e:
+            log.warning("unseat refused", extra={"table": self.table.id, "code": e.code})
+            return False
+        finally:
+            if who is not None:
+                who.unseating = None
+        return True
+
     async def unseat_long_absent(self, accept: Accept) -> None:
         """A player who has sat out the table's number of hands leaves, with their chips."""
         table = self.table
         limit = table.settings.sit_out_hands
         for seat, who in sorted(table.seated.items()):
             if who.hands_sat_out >= limit and table.state.seats[seat] is not None:
-                try:
-                    await accept(Leave(seat=seat, at=now()))
-                except RuleError as e:
-                    log.warning("unseat refused", extra={"table": table.id, "code": e.code})
+                words = f"unseated after sitting out {limit} hand{'s' if limit != 1 else ''}"
+                await self.unseat(accept, Leave(seat=seat, at=now()), SAT_OUT, words)
+
+    async def sat_out_too_long(self, accept: Accept, seat: int, at: float) -> bool:
+        """The engine's own limit (RULES §5): a seat sitting out ``sit_out_seconds`` between
+        hands is unseated by a :class:`Timeout`."""
+        limit = duration(self.table.state.rules.sit_out_seconds)
+        words = f"unseated after sitting out {limit}"
+        return await self.unseat(accept, Timeout(seat=seat, at=at), SAT_OUT, words)
 
     async def refill_bots(self, accept: Accept) -> None:
         """Bots top their stacks back up after a hand (from the house, through their wallets),
@@ -219,14 +324,19 @@ class Seating:
         table = self.table
         for seat in sorted(table.seated):
             if table.state.seats[seat] is not None:
-                await accept(Leave(seat=seat, at=now()))
+                await self.unseat(accept, Leave(seat=seat, at=now()), TABLE_CLOSED, "table closed")
 
 
 __all__ = [
+    "SAT_OUT",
+    "TABLE_CLOSED",
     "Booking",
     "Seating",
     "buy_in_sync",
     "cash_out_sync",
+    "duration",
+    "leave_reason",
     "pay_pot_sync",
     "top_up_sync",
+    "unseated_frame",
 ]

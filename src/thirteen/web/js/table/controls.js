@@ -1,11 +1,13 @@
 // The table page's buttons and the focus they keep: `button()` makes each one with its label as
 // its focus key, so that a redraw (`rememberFocus`, `restoreFocus`) gives the focus back to the
 // same card or button. And your seat's controls under the felt: sit in, sit out, top up, leave
-// (or, watching, a way to take a seat), with the buy-in and top-up dialogs.
+// (or, watching, a way to take a seat), with the buy-in and top-up dialogs. Leave during a hand
+// says what happens to the hand in play and asks first; until the hand ends, Stay takes it back.
+// A player the room unseated (`unseated` frame) is told why, here, until they sit again.
 
 import { currentAccount, loadAccount } from "../api.js";
-import { announce, h } from "../ui.js";
-import { numberDialog } from "./dialogs.js";
+import { alertNow, announce, h } from "../ui.js";
+import { confirmDialog, numberDialog } from "./dialogs.js";
 
 /** @typedef {import("./seats.js").Room} Room */
 /** @typedef {import("../socket.js").TableSocket} TableSocket */
@@ -13,6 +15,11 @@ import { numberDialog } from "./dialogs.js";
 
 /** @param {number} n */
 const chips = (n) => n.toLocaleString("en");
+
+/** What leaving during a hand does to the hand in play (the dialog and the note say it). */
+export const LEAVING_TEXT =
+  "Your hand will be played for you by the table at once (it does not foul if it can avoid " +
+  "it); your chips return to your wallet after the showdown.";
 
 /**
  * A button of the table page; its label is its focus key (`data-focus`).
@@ -61,12 +68,30 @@ export function seatControls(table) {
   const { tableId, watching, room, socket, page, say } = table;
   const element = h("div", { class: "seat-controls" });
 
+  /** @type {string} why the room unseated you, until you sit again (`buyIn`) */
+  let unseated = "";
+
+  /**
+   * The room made you leave (`unseated` frame): say why, now and under the felt.
+   * @param {Record<string, any>} frame
+   */
+  function noteUnseated(frame) {
+    unseated = frame.message;
+    alertNow(frame.message);
+    loadAccount().catch(() => {});
+    draw();
+  }
+
   function draw() {
     const mySeat = room.seat;
     const settings = room.settings;
     const seat = mySeat !== null ? room.view?.seats?.[mySeat] : null;
     if (!seat) {
+      const notice = unseated
+        ? [h("p", { class: "unseated-notice", role: "note" }, unseated)]
+        : [];
       element.replaceChildren(
+        ...notice,
         watching
           ? h("a", { href: `#/table/${tableId}` }, "Stop watching and take a seat")
           : h("p", { class: "muted" }, mySeat === null ? "You are watching this table." : ""),
@@ -81,19 +106,50 @@ export function seatControls(table) {
     if (seat.sitting_out) items.push(button("Sit in", () => seatAction({ type: "sit_in" })));
     else if (!seatedByRoom) items.push(button("Sit out", () => seatAction({ type: "sit_out" })));
     if (!seatedByRoom) items.push(button("Top up", topUp));
-    if (!seat.leaving && !seatedByRoom) items.push(button("Leave", () => seatAction({ type: "leave" })));
+    if (!seat.leaving && !seatedByRoom) items.push(button("Leave", leave));
+    if (seat.leaving) items.push(button("Stay", () => seatAction({ type: "stay" })));
+    const leaving = seat.leaving
+      ? [h("p", { class: "leaving-note" }, `${LEAVING_TEXT} Stay keeps your seat.`)]
+      : [];
     element.replaceChildren(
       h("div", { class: "seat-buttons", role: "group", "aria-label": "Your seat" }, ...items),
+      ...leaving,
     );
+  }
+
+  /** Whether your seat is dealt in the hand in play (leaving then waits for its end). */
+  function inHand() {
+    const view = room.view;
+    return Boolean(
+      view?.phase === "playing" &&
+        view.hand?.boards?.some((/** @type {any} */ b) => b.seat === room.seat),
+    );
+  }
+
+  function leave() {
+    if (!inHand()) {
+      seatAction({ type: "leave" });
+      return;
+    }
+    confirmDialog(page, {
+      title: "Leave during the hand?",
+      text: `${LEAVING_TEXT} Until the hand ends you can take it back with Stay.`,
+      confirm: "Leave",
+      cancel: "Keep playing",
+      act: async () => {
+        const answer = await socket.act({ type: "leave" }, room.view?.state_id ?? null);
+        if (answer.type === "ack") announce(LEAVING_TEXT);
+        return answer;
+      },
+    });
   }
 
   /** @param {Record<string, any>} action */
   async function seatAction(action) {
     const answer = await socket.act(action, room.view?.state_id ?? null);
     if (answer.type === "error") say(answer.message);
-    else if (action.type === "leave") {
-      announce("You will leave the table after this hand, or now if no hand is on.");
-    }
+    else if (action.type === "leave") announce("You left the table; your chips are back in your wallet.");
+    else if (action.type === "stay") announce("You stay: the rest of the hand is yours to play.");
   }
 
   /** @param {number} seat */
@@ -128,6 +184,7 @@ export function seatControls(table) {
           room.view?.state_id ?? null,
         );
         if (answer.type === "ack") {
+          unseated = "";
           announce(`You sat at seat ${seat + 1} with ${n} chips.`);
           loadAccount().catch(() => {});
         }
@@ -173,5 +230,5 @@ export function seatControls(table) {
     });
   }
 
-  return { element, draw, buyIn };
+  return { element, draw, buyIn, noteUnseated };
 }

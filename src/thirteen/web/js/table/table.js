@@ -139,6 +139,8 @@ export function render(main, params) {
       draw();
     } else if (frame.type === "error" && !frame.id) {
       say(frame.message);
+    } else if (frame.type === "unseated") {
+      controls.noteUnseated(frame);
     } else if (frame.type === "closing") {
       say(frame.message);
       connectionBanner(frame.message);
