@@ -46,6 +46,14 @@ def bots(players: int, seed: int) -> list[RandomBot]:
     return [RandomBot(random.Random(rng.random()), surrender_rate=0.05) for _ in range(players)]
 
 
+def decided(action: Action) -> dict[str, Any]:
+    """An action as the digest counts it: what was decided, without the deal's version of the
+    automatic moves (a label that names which move a time-out plays, added after these digests)."""
+    raw = action_to_json(action)
+    raw.pop("autoplay", None)
+    return raw
+
+
 def digest(preset: str, seed: int = 9) -> str:
     """Everything a seeded run decides: each hand's actions and result, each player's totals."""
     rules = get_rules(preset)
@@ -53,7 +61,7 @@ def digest(preset: str, seed: int = 9) -> str:
     hands: list[Any] = []
 
     def keep(table: int, history: HandHistory) -> None:
-        hands.append([[action_to_json(a) for a in history.actions], history.result])
+        hands.append([[decided(a) for a in history.actions], history.result])
 
     result = play(rules, bots(players, seed), HANDS, seed=seed, on_hand=keep)
     per_bot = [
@@ -70,7 +78,7 @@ def digest(preset: str, seed: int = 9) -> str:
             assert played.history is not None
             history = played.history
             seats = [(s.stack, s.fantasyland) for s in played.state.seats if s is not None]
-            hands.append([[action_to_json(a) for a in history.actions], history.result, seats])
+            hands.append([[decided(a) for a in history.actions], history.result, seats])
             clock = played.clock
     text = json.dumps([hands, per_bot], sort_keys=True, default=repr)
     return hashlib.sha256(text.encode()).hexdigest()

@@ -99,13 +99,22 @@ class SetPointValue:
     at: float = 0.0
 
 
+AUTOPLAY = 2
+"""The version of the table's automatic moves (:mod:`thirteen.engine.autoplay`) a hand dealt
+now plays by. A hand keeps the version it was dealt with, so every history replays to what its
+table did: 1 is the move before issue 32 (a history or journal whose ``start_hand`` names no
+version), 2 keeps a board alive where it can and goes for fantasyland."""
+
+
 @quick_init
 @dataclass(frozen=True, kw_only=True)
 class StartHand:
-    """The dealer's chance step: a new deal with this deck (see :mod:`thirteen.engine.deck`)."""
+    """The dealer's chance step: a new deal with this deck (see :mod:`thirteen.engine.deck`),
+    played with version ``autoplay`` of the table's automatic moves (:data:`AUTOPLAY`)."""
 
     deal: Deal
     at: float = 0.0
+    autoplay: int = AUTOPLAY
 
 
 @quick_init
@@ -229,6 +238,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
         elif isinstance(value, Deal):
             out["deck"] = format_cards(value.order)
             out["salts"] = [s.hex() for s in value.salts]
+        elif f.name == "autoplay" and value == 1:
+            continue  # written as it was before versions: an older history reads back the same
         else:
             out[f.name] = value
     return out
@@ -258,6 +269,10 @@ def action_from_json(data: Any) -> Action:
         value = data[name]
         if name in _CARD_FIELDS:
             values[name] = tuple(cards_from_json(value, f"{kind} {name}"))
+        elif name == "autoplay":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= AUTOPLAY:
+                raise _bad(f"autoplay must be a version of the automatic moves, 1 to {AUTOPLAY}.")
+            values[name] = value
         elif name in ("seat", "stack", "amount", "value"):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _bad(f"{name} must be a whole number.")
@@ -289,6 +304,7 @@ def action_from_json(data: Any) -> Action:
         values.pop("deck", None)
         values.pop("salts", None)
         values["deal"] = Deal.from_order(deck, salts)
+        values.setdefault("autoplay", 1)  # a start_hand of before the versions: the first move
     optional = {"at"} | (set(_CARD_FIELDS) if cls is Place else set())
     missing = {f.name for f in fields(cls) if f.name not in values} - optional
     if missing:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from thirteen.engine.actions import Action, Place, SetHand
+from thirteen.engine.actions import AUTOPLAY, Action, Place, SetHand
 from thirteen.engine.cards import Card, make_card, rank_of, suit_of
 from thirteen.engine.errors import IllegalActionError
 from thirteen.engine.evaluate import evaluate, evaluate3, evaluate5, lowball, tie_ceiling
@@ -40,7 +40,9 @@ def auto_action(state: TableState, seat: int) -> Action:
     board = _board_for(state, seat)
     rules = state.rules
     if rules.is_ofc and not board.in_fantasyland:
-        front, middle, back, discard = auto_placement(rules, board, unseen_by(state, seat))
+        assert state.hand is not None
+        version = state.hand.autoplay  # the version the hand was dealt with: replays agree
+        front, middle, back, discard = auto_placement(rules, board, unseen_by(state, seat), version)
         return Place(seat=seat, front=front, middle=middle, back=back, discard=discard)
     front, middle, back = safe_setting(rules, board.pending)
     return SetHand(seat=seat, front=front, middle=middle, back=back)
@@ -111,8 +113,9 @@ _FRONT_RANKS = 1.0
 """What high cards in front cost: they make the middle's job harder."""
 
 
-def _placement_value(rules: Rules, rows: Rows) -> float:
-    """A cheap, deterministic judgement of a board: strong low rows and no foul in sight."""
+def _placement_value(rules: Rules, rows: Rows, version: int = AUTOPLAY) -> float:
+    """A cheap, deterministic judgement of a board: strong low rows and no foul in sight (and
+    from version 2, a front that earns fantasyland or could)."""
     free = _free(rows)
     if not any(free):
         strengths = row_strengths(rules, *rows)
@@ -129,6 +132,8 @@ def _placement_value(rules: Rules, rows: Rows) -> float:
             else:
                 value -= _ORDER_PENALTY * (gap + 0.5) / free[high] ** 0.5
     value -= _FRONT_RANKS * sum(rank_of(c) for c in rows[0]) / 13
+    if version < 2:
+        return value
     if rules.fantasyland and made[0][0] in (1, 3):  # a front pair or trips: fantasyland?
         value += _QUICK_FANTASYLAND * _fantasyland_front(rules, made[0])
     elif rules.fantasyland and free[0] and _FANTASYLAND_DRAW:  # high cards that could pair
@@ -178,11 +183,13 @@ def _after(rows: Rows, placement: Placement) -> Rows:
     return (rows[0] + placement[0], rows[1] + placement[1], rows[2] + placement[2])
 
 
-def _greedy(rules: Rules, rows: Rows, cards: Sequence[Card], discards: int) -> Placement:
+def _greedy(
+    rules: Rules, rows: Rows, cards: Sequence[Card], discards: int, version: int
+) -> Placement:
     """The placement with the best :func:`_placement_value` (the first of equals)."""
     return max(
         placements(cards, _free(rows), discards),
-        key=lambda p: _placement_value(rules, _after(rows, p)),
+        key=lambda p: _placement_value(rules, _after(rows, p), version),
     )
 
 
@@ -218,17 +225,22 @@ def _futures(unseen: Sequence[Card], key: Sequence[Card], count: int) -> list[li
     return out
 
 
-def _finish(rules: Rules, rows: Rows, streets: Sequence[int], pool: Sequence[Card]) -> float:
-    """Play ``rows`` to the end greedily with ``pool`` as the cards to come; what it scores."""
+def _finish(
+    rules: Rules, rows: Rows, streets: Sequence[int], pool: Sequence[Card], version: int
+) -> float:
+    """Play ``rows`` to the end greedily with ``pool`` as the cards to come; what it scores
+    (from version 2, fantasyland's worth too)."""
     drawn = 0
     for size in streets:
         cards = pool[drawn : drawn + size]
         drawn += size
-        rows = _after(rows, _greedy(rules, rows, cards, rules.discards_per_street))
+        rows = _after(rows, _greedy(rules, rows, cards, rules.discards_per_street, version))
     strengths = row_strengths(rules, *rows)
     if is_foul(rules, *strengths):
         return -_FOUL_COST
     score = float(sum(royalty_rows(rules, strengths)))
+    if version < 2:
+        return score
     earned = next_fantasyland(rules, strengths, in_fantasyland=False)
     return score if earned is None else score + _fantasyland_worth(earned)
 
@@ -239,8 +251,12 @@ def _fantasyland_worth(cards: int) -> float:
     return FANTASYLAND_POINTS + FANTASYLAND_CARD_POINTS * (cards - 13)
 
 
-def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> Placement:
-    """The table's automatic placement for an OFC street (deterministic).
+def auto_placement(
+    rules: Rules, board: Board, unseen: Sequence[Card] = (), version: int = AUTOPLAY
+) -> Placement:
+    """The table's automatic placement for an OFC street (deterministic), as ``version`` of
+    the automatic moves makes it (:data:`~thirteen.engine.actions.AUTOPLAY`: a hand replays
+    with the version it was dealt with; 1 lacks the two steps marked "version 2" below).
 
     The best few placements by a quick judgement are each played out to the end on the same
     :data:`LOOKAHEAD_DEALS` futures drawn from ``unseen`` (the cards the player has not seen),
@@ -250,12 +266,12 @@ def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> P
     options = street_placements(rules, board)
     if not options:
         raise IllegalActionError("no_legal_placement", "There is no legal way to play this street.")
-    if unseen:  # never a board that must foul while another placement keeps it alive
+    if unseen and version >= 2:  # never a board that must foul while another keeps it alive
         alive = [p for p in options if not foul_certain(rules, _after(board.rows, p), unseen)]
         options = alive or options
-    ranked = sorted(options, key=lambda p: -_placement_value(rules, _after(board.rows, p)))
+    ranked = sorted(options, key=lambda p: -_placement_value(rules, _after(board.rows, p), version))
     ranked = ranked[:LOOKAHEAD_CANDIDATES]
-    if rules.fantasyland:
+    if rules.fantasyland and version >= 2:  # version 2: the strongest fronts are candidates
         fronts = sorted(options, key=lambda p: -_front_value(rules, _after(board.rows, p)))
         ranked += [p for p in fronts[:FRONT_CANDIDATES] if p not in ranked]
     streets = rules.streets[board.street + 1 :]
@@ -264,7 +280,9 @@ def auto_placement(rules: Rules, board: Board, unseen: Sequence[Card] = ()) -> P
     futures = _futures(unseen, board.dealt + board.placed + board.discards, LOOKAHEAD_DEALS)
 
     def played_out(p: Placement) -> float:
-        return sum(_finish(rules, _after(board.rows, p), streets, pool) for pool in futures)
+        return sum(
+            _finish(rules, _after(board.rows, p), streets, pool, version) for pool in futures
+        )
 
     return max(ranked, key=played_out)
 

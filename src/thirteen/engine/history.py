@@ -31,7 +31,14 @@ import string
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from thirteen.engine.actions import Action, Place, StartHand, action_from_json, action_to_json
+from thirteen.engine.actions import (
+    AUTOPLAY,
+    Action,
+    Place,
+    StartHand,
+    action_from_json,
+    action_to_json,
+)
 from thirteen.engine.cards import Card, format_cards, parse_cards
 from thirteen.engine.deck import SALT_BYTES, Deal, Opening
 from thirteen.engine.errors import RuleError
@@ -132,6 +139,12 @@ def history_to_json(history: HandHistory) -> dict[str, Any]:
     }
 
 
+def deal_json(at: float, autoplay: int) -> dict[str, Any]:
+    """A history's first action, the deal (its deck is the history's ``deal``): its time, and
+    its version of the automatic moves unless it is the first (as histories wrote it before)."""
+    return {"type": "start_hand", "at": at, **({"autoplay": autoplay} if autoplay != 1 else {})}
+
+
 def _action_json(action: Action) -> dict[str, Any]:
     data = action_to_json(action)
     data.pop("deck", None)
@@ -203,6 +216,9 @@ class ReadHistory:
     leaves: tuple[bytes, ...]
     openings: tuple[Opening, ...]
     signature: dict[str, str] | None = None
+    autoplay: int = 1
+    """The version of the automatic moves the hand was dealt with (its ``start_hand``'s
+    ``autoplay``; absent, as before versions: 1)."""
 
     @property
     def full(self) -> bool:
@@ -211,7 +227,7 @@ class ReadHistory:
     @property
     def actions(self) -> tuple[Action, ...]:
         assert self.deal is not None
-        return (StartHand(deal=self.deal, at=self.start_at), *self.moves)
+        return (StartHand(deal=self.deal, at=self.start_at, autoplay=self.autoplay), *self.moves)
 
     def written(self) -> dict[str, Any]:
         """The JSON a history writer gives for what was read."""
@@ -241,7 +257,7 @@ class ReadHistory:
             "start": snapshot_to_json(self.start),
             "commitment": self.commitment,
             "deal": deal,
-            "actions": [{"type": "start_hand", "at": self.start_at}, *moves],
+            "actions": [deal_json(self.start_at, self.autoplay), *moves],
             "result": self.result,
         }
         if self.signature is not None:
@@ -339,8 +355,13 @@ def read_history(data: Any) -> ReadHistory:
     first = raw_actions[0]
     if not isinstance(first, dict) or first.get("type") != "start_hand":
         raise bad_history("The first action of a history is the deal (start_hand).")
-    json_object(first, ("type", "at"), "The deal (action 1)")
+    json_object(first, ("type", "at"), "The deal (action 1)", optional=("autoplay",))
     start_at = seconds(first["at"], "Action 1's at")
+    autoplay = first.get("autoplay", 1)
+    if isinstance(autoplay, bool) or not isinstance(autoplay, int) or not 1 <= autoplay <= AUTOPLAY:
+        raise bad_history(
+            f"The deal's autoplay is a version of the automatic moves, 1 to {AUTOPLAY}."
+        )
     moves: list[Action] = []
     hidden: dict[int, int] = {}
     for i, raw in enumerate(raw_actions[1:]):
@@ -372,6 +393,7 @@ def read_history(data: Any) -> ReadHistory:
         leaves=leaves,
         openings=openings,
         signature=signature,
+        autoplay=autoplay,
     )
 
 

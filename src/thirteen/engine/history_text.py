@@ -100,8 +100,8 @@ def _action_line(raw: dict[str, Any], readable: bool) -> str:
     seat = raw.get("seat")
     if readable and isinstance(seat, int):
         seat += 1
-    if kind == "start_hand":
-        return f"{at} start_hand"
+    if kind == "start_hand":  # its version of the automatic moves when not the first
+        return f"{at} start_hand" + (f" autoplay {raw['autoplay']}" if "autoplay" in raw else "")
     if kind in ("place", "set_hand"):
         text = " | ".join(
             f"{name}: {raw.get(name) or '-'}"
@@ -197,6 +197,8 @@ def _parse_action_line(line: str, first: int) -> dict[str, Any]:
         raise unreadable from None
     if rest == "start_hand":
         return {"type": "start_hand", "at": at}
+    if rest.startswith("start_hand autoplay ") and rest[20:].isdigit() and len(rest) < 26:
+        return {"type": "start_hand", "at": at, "autoplay": int(rest[20:])}
     m = _SEAT_ACTION.fullmatch(rest)
     if m is None:
         raise unreadable

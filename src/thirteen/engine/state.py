@@ -131,6 +131,9 @@ class HandState:
     result: Showdown | None = None
     settlement: tuple[int, ...] | None = None
     """Money each board won or lost (by board index), once settled."""
+    autoplay: int = 2
+    """The version of the table's automatic moves this hand plays by: its ``start_hand``'s
+    (:data:`thirteen.engine.actions.AUTOPLAY`)."""
 
     def board_of(self, seat: int) -> Board | None:
         for b in self.boards:

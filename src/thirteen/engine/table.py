@@ -309,6 +309,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
         street=0,
         turn=None,
         started_at=now,
+        autoplay=action.autoplay,
     )
     new_seats = list(state.seats)
     for seat in order:

@@ -244,7 +244,7 @@ def rebuild(read: ReadHistory) -> Rebuilt:
     if not verify_openings(root_digest(read.leaves), read.leaves, read.openings):
         raise ReviewError("The copy's opened cards do not match its commitment.")
     deal = _complete_deck(read, seat)
-    state, _ = apply(read.start, StartHand(deal=deal, at=read.start_at))
+    state, _ = apply(read.start, StartHand(deal=deal, at=read.start_at, autoplay=read.autoplay))
     hand = state.hand
     assert hand is not None
     if hand.board_of(seat) is None:

@@ -60,6 +60,23 @@ def next_due(table: LiveTable, closing_tried: int) -> tuple[float, str, int | No
     return closing if due is None or closing[0] <= due[0] else due
 
 
+async def next_request(queue: asyncio.Queue[Request], timeout: float | None) -> Request | None:
+    """The next request, or ``None`` when ``timeout`` passes first (a timer that is due goes
+    before what is queued). Without a task or a timer per request where it can: ``wait_for``
+    wraps every wait in a task of its own on Python 3.11 (issue 33)."""
+    if timeout is not None and timeout <= 0:
+        return None
+    if not queue.empty():
+        return queue.get_nowait()
+    if timeout is None:
+        return await queue.get()
+    try:
+        async with asyncio.timeout(timeout):
+            return await queue.get()
+    except TimeoutError:
+        return None
+
+
 class HandLoop:
     """The one task that owns a table's state: its queue, its timers, and accepting actions."""
 
@@ -156,7 +173,7 @@ class HandLoop:
             timeout = None
             if due is not None:
                 timeout = max(0.0, max(due[0], self._stalled_until) - now())
-            request = await self._next(timeout)
+            request = await next_request(self.queue, timeout)
             if request is None:
                 assert due is not None
                 await self._on_due(*due)
@@ -179,22 +196,6 @@ class HandLoop:
                         request.client_id,
                     ),
                 )
-
-    async def _next(self, timeout: float | None) -> Request | None:
-        """The next request, or ``None`` when ``timeout`` passes first (a timer that is due
-        goes before what is queued). Without a task or a timer per request where it can:
-        ``wait_for`` wraps every wait in a task of its own on Python 3.11 (issue 33)."""
-        if timeout is not None and timeout <= 0:
-            return None
-        if not self.queue.empty():
-            return self.queue.get_nowait()
-        if timeout is None:
-            return await self.queue.get()
-        try:
-            async with asyncio.timeout(timeout):
-                return await self.queue.get()
-        except TimeoutError:
-            return None
 
     def _answer(self, request: Request, frame: dict[str, Any]) -> None:
         if request.reply is not None and not request.reply.done():
