@@ -90,14 +90,18 @@ def test_an_absent_players_bank_is_kept(room: str, boss: RoomClient) -> None:
         "chinese-1-6",
         bots=1,
         bot_level="heuristic",
-        rules={"showdown_seconds": 60, "set_hand_seconds": 1},
+        rules={"showdown_seconds": 60, "set_hand_seconds": 4},
         time_bank_seconds=30,
     )
     watcher = boss.open_table(table["id"], watch_only=True)
     ann, conn = seated(room, table["id"], "ann", SEAT, table["max_buy_in"])
     with ann:
-        conn.close()  # gone before her deadline
+        conn.close()  # gone before her deadline (4 s: the room hears of it well before)
+        gone = seen_or_wait(
+            watcher, lambda f: f["type"] == "presence" and SEAT not in f["connected"]
+        )
         timed = seen_or_wait(watcher, lambda f: bool(events_of(f, "TimedOut", SEAT)))
+        assert gone["server_time"] < timed["server_time"]
         assert not any(events_of(f, "TimeBankUsed") for f in watcher.frames)
         assert SEAT not in timed["connected"]
     watcher.close()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, Literal, TypeVar
 
+from thirteen.engine.actions import AUTOPLAY
 from thirteen.engine.cards import Card
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
@@ -131,7 +132,7 @@ class HandState:
     result: Showdown | None = None
     settlement: tuple[int, ...] | None = None
     """Money each board won or lost (by board index), once settled."""
-    autoplay: int = 2
+    autoplay: int = AUTOPLAY
     """The version of the table's automatic moves this hand plays by: its ``start_hand``'s
     (:data:`thirteen.engine.actions.AUTOPLAY`)."""
 
