@@ -146,10 +146,9 @@ def deal_json(at: float, autoplay: int) -> dict[str, Any]:
 
 
 def _action_json(action: Action) -> dict[str, Any]:
-    data = action_to_json(action)
-    data.pop("deck", None)
-    data.pop("salts", None)
-    return data
+    if isinstance(action, StartHand):  # its deck is the history's deal
+        return deal_json(action.at, action.autoplay)
+    return action_to_json(action)
 
 
 # --------------------------------------------------------------------------------- signatures
