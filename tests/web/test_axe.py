@@ -27,6 +27,10 @@ SIZES = {
 }
 THEMES = ("two-colour, light", "four-colour, dark")
 AXE = Axe()
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""
+"""Waits for the page's animations (the deal, the showdown's flips) to end."""
 
 
 class Walk:
@@ -53,11 +57,15 @@ class Walk:
             self.theme(theme)
             for size, viewport in SIZES.items():
                 self.page.set_viewport_size(viewport)
+                self.page.evaluate(SETTLED)  # a card mid-flip is half transparent: not a finding
                 results = AXE.run(self.page)
                 self.checked += 1
                 for v in results.response["violations"]:
                     if v["impact"] in BAD:
-                        targets = "; ".join(" ".join(n["target"]) for n in v["nodes"][:4])
+                        targets = "; ".join(
+                            " ".join(n["target"]) + f" ({n.get('failureSummary', '')})"
+                            for n in v["nodes"][:4]
+                        )
                         self.found.append(
                             f"{where} ({theme}, {size}): {v['id']} [{v['impact']}] "
                             f"{len(v['nodes'])}× {targets}"
