@@ -73,7 +73,9 @@ class SessionSockets:
         runs; ``heard``: :attr:`heard` read before its ticket was redeemed."""
         self.held.setdefault(session, set()).add(watcher)
         loop = asyncio.get_running_loop()
-        self._timers[watcher] = loop.call_later(max(0.0, expires_at - time.time()), _close, watcher)
+        self._timers[watcher] = loop.call_later(
+            max(0.0, expires_at - time.time()), self._at_expiry, watcher, expires_at
+        )
         try:
             if self.heard != heard and not await self._lives(session):
                 _close(watcher)
@@ -85,6 +87,16 @@ class SessionSockets:
                 left.discard(watcher)
                 if not left:
                     del self.held[session]
+
+    def _at_expiry(self, watcher: Watcher, expires_at: float) -> None:
+        """Close ``watcher``'s socket once its session has ended by the wall clock: the loop's
+        timers run on another clock and may fire a hair early (59 µs, seen), then wait the rest."""
+        left = expires_at - time.time()
+        if left > 0 and watcher in self._timers:
+            loop = asyncio.get_running_loop()
+            self._timers[watcher] = loop.call_later(left, self._at_expiry, watcher, expires_at)
+            return
+        _close(watcher)
 
     async def _lives(self, session: str) -> bool:
         """Whether ``session`` lives, by the database (``False`` when it cannot say: a socket
