@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -154,6 +154,13 @@ class Served:
     url: str
     process: RoomProcess
     log: list[str]
+    said: threading.Condition = field(default_factory=threading.Condition)
+    """Notified after each line the process writes (:meth:`wait_log`)."""
+
+    def wait_log(self, text: str, timeout: float) -> bool:
+        """Whether a line holding ``text`` was, or is within ``timeout`` seconds, logged."""
+        with self.said:
+            return self.said.wait_for(lambda: any(text in line for line in self.log), timeout)
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -185,11 +192,14 @@ def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[S
     process = RoomProcess(["serve", "--port", str(port)], env)
     started = threading.Event()
     log: list[str] = []
+    said = threading.Condition()
 
     def read() -> None:
         assert process.output is not None
         for line in process.output:
-            log.append(line)
+            with said:
+                log.append(line)
+                said.notify_all()
             if "Uvicorn running on" in line:
                 started.set()
 
@@ -197,7 +207,7 @@ def room_process(database_url: str, folder: Path, **settings: str) -> Iterator[S
     reader.start()
     try:
         assert started.wait(60), "".join(log[-20:])
-        yield Served(f"http://127.0.0.1:{port}", process, log)
+        yield Served(f"http://127.0.0.1:{port}", process, log, said)
     finally:
         process.kill()
         process.wait(30)

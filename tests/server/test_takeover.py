@@ -134,8 +134,5 @@ def test_a_paused_process_keeps_its_tables_until_its_lease_runs_out(
         assert took < lease + look + 5
         # back from its pause, p1 finds at its next renewal that the lease is taken, and stops
         # the table (its writes would be refused: the audit below is clean)
-        deadline = time.monotonic() + 30
-        while not any("lease lost" in line for line in p1.log):
-            assert time.monotonic() < deadline, "".join(p1.log[-20:])
-            time.sleep(0.05)
+        assert p1.wait_log("lease lost", 30), "".join(p1.log[-20:])
     assert_audit_clean(url)

@@ -13,30 +13,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from reviewed_hands import play, seed_hands
+from thirteen.engine.cards import RANK_NAMES, RANKS
 from thirteen.server.settings import Settings
 
 SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-RANKS = dict(
-    zip(
-        "23456789TJQKA",
-        [
-            "Two",
-            "Three",
-            "Four",
-            "Five",
-            "Six",
-            "Seven",
-            "Eight",
-            "Nine",
-            "Ten",
-            "Jack",
-            "Queen",
-            "King",
-            "Ace",
-        ],
-        strict=True,
-    )
-)
 WAIT_MS = 90_000
 
 
@@ -47,7 +27,8 @@ def settings(settings: Settings) -> Settings:
 
 
 def card_name(card: str) -> str:
-    return f"{RANKS[card[0]]} of {SUITS[card[1]]}"
+    """How the page names a card ("Queen of hearts")."""
+    return f"{RANK_NAMES[RANKS.index(card[0])]} of {SUITS[card[1]]}"
 
 
 def test_a_hand_is_reviewed_from_the_hand_list_and_the_session_is_charted(

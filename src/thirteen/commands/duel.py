@@ -47,15 +47,15 @@ def interval(stats: BotStats, rotations: int) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def progress_bar() -> Progress:
-    """Deals played, time spent and left, on stderr (so JSON on stdout stays clean); only on a
-    terminal, and removed when the duel ends."""
+def progress_bar(unit: str = "deals") -> Progress:
+    """``unit`` done of all, time spent and left, on stderr (so JSON on stdout stays clean); only
+    on a terminal, and removed when the run ends (a duel's deals, a review's decisions)."""
     err = Console(stderr=True)
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("deals"),
+        TextColumn(unit),
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),

@@ -10,7 +10,7 @@ reviewed, so a bad one stops the command before it has spent any time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -154,6 +154,7 @@ def review_command(
     if seat is not None and seat < 0:
         fail(f"--seat is a seat number from 0, not {seat}.")
     rebuilt = [_rebuild(source, seat) for source in files]
+    from thirteen.commands.duel import progress_bar  # a run's counting bar, as a duel's
     from thirteen.review.figures import ReviewSettings
     from thirteen.review.hand import review_rebuilt
     from thirteen.review.summary import summarize
@@ -161,7 +162,7 @@ def review_command(
     settings = ReviewSettings(budget, seed)
     total = sum(len(r.decisions) for r in rebuilt)
     reviews: list[HandReview] = []
-    with _progress_bar() as bar:
+    with progress_bar("decisions") as bar:
         task = bar.add_task("reviewing", total=total)
         for item in rebuilt:
             reviews.append(review_rebuilt(item, settings, lambda _, __: bar.advance(task)))
@@ -174,30 +175,3 @@ def review_command(
     for source, review in zip(files, reviews, strict=True):
         _hand_table(source, review)
     _summary_tables(files, summary)
-
-
-def _progress_bar() -> Any:
-    """Decisions reviewed, on stderr (JSON on stdout stays clean), only on a terminal."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    err = Console(stderr=True)
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("decisions"),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )

@@ -134,17 +134,24 @@ class _Table:
         return best, most
 
 
-def review_setting(rules: Rules, decision: Decision) -> DecisionReview:
-    """A Chinese Poker hand's decision: setting, natural or surrender (module notes)."""
-    table = _Table(rules, decision)
-    best, ev_best = table.best()
-    choice = play_of(decision.move, table.cards)
-    ev_choice = ev_best if choice.same(best) else table.value(choice)
+def _exact(
+    rules: Rules,
+    decision: Decision,
+    cards: Sequence[Card],
+    plays: tuple[Play, Play],
+    evs: tuple[float, float],
+    opponents: int,
+    *,
+    fantasyland: bool,
+) -> DecisionReview:
+    """A setting valued exactly (no sampling: its error is 0): the player's play and the best,
+    ``plays``, worth ``evs``; the setter's for Chinese Poker, the solver's in fantasyland."""
+    (choice, best), (ev_choice, ev_best) = plays, evs
     return DecisionReview(
         index=decision.index,
         decision=decision.kind,
         street=None,
-        cards=table.cards,
+        cards=tuple(cards),
         board=((), (), ()),
         choice=choice,
         best=best,
@@ -152,11 +159,22 @@ def review_setting(rules: Rules, decision: Decision) -> DecisionReview:
         ev_best=ev_best,
         loss=_loss(ev_best, ev_choice),
         loss_se=0.0,
-        method="setter",
-        kind=setting_kind(rules, choice, best, fantasyland=False),
+        method="fantasyland solver" if fantasyland else "setter",
+        kind=setting_kind(rules, choice, best, fantasyland=fantasyland),
         timed_out=decision.timed_out,
-        opponents=table.hidden + len(table.shown),
+        opponents=opponents,
     )
+
+
+def review_setting(rules: Rules, decision: Decision) -> DecisionReview:
+    """A Chinese Poker hand's decision: setting, natural or surrender (module notes)."""
+    table = _Table(rules, decision)
+    best, ev_best = table.best()
+    choice = play_of(decision.move, table.cards)
+    ev_choice = ev_best if choice.same(best) else table.value(choice)
+    opponents = table.hidden + len(table.shown)
+    plays, evs = (choice, best), (ev_choice, ev_best)
+    return _exact(rules, decision, table.cards, plays, evs, opponents, fantasyland=False)
 
 
 def fantasyland_value(rules: Rules, play: Play, stay_value: float) -> float:
@@ -180,20 +198,5 @@ def review_fantasyland(rules: Rules, decision: Decision) -> DecisionReview:
     ev_choice = fantasyland_value(rules, choice, solved.stay_value) * opponents
     if choice.same(best):
         ev_choice = ev_best
-    return DecisionReview(
-        index=decision.index,
-        decision=decision.kind,
-        street=None,
-        cards=cards,
-        board=((), (), ()),
-        choice=choice,
-        best=best,
-        ev_choice=ev_choice,
-        ev_best=ev_best,
-        loss=_loss(ev_best, ev_choice),
-        loss_se=0.0,
-        method="fantasyland solver",
-        kind=setting_kind(rules, choice, best, fantasyland=True),
-        timed_out=decision.timed_out,
-        opponents=opponents,
-    )
+    plays, evs = (choice, best), (ev_choice, ev_best)
+    return _exact(rules, decision, cards, plays, evs, opponents, fantasyland=True)
