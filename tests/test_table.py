@@ -541,3 +541,23 @@ def test_fresh_deals_are_full_decks_with_unpredictable_commitments() -> None:
     assert verify_openings(d.root, d.leaves(), d.openings(range(52)))
     assert "root" in repr(d)
     assert len(repr(d)) < 60  # a live deck is never printed by accident
+
+
+def test_fresh_deals_draw_uniformly() -> None:
+    """The shuffle's draws throw away the top of the 32-bit range that would favour low
+    numbers, and over many deals every card lands in every position about equally often."""
+    from thirteen.engine.deck import _below, fresh_deal
+
+    top = (1 << 32) - 1  # 2**32 - 1 is past the last whole multiple of 3: drawn again
+    assert _below(3, iter([top, 7])) == 7 % 3
+    assert _below(3, iter([top - 1])) == (top - 1) % 3
+    assert _below(1, iter([top])) == 0
+    deals = 2600
+    counts = [[0] * 52 for _ in range(4)]  # where the first four cards land
+    for _ in range(deals):
+        order = fresh_deal().order
+        for card in range(4):
+            counts[card][order.index(card)] += 1
+    expected = deals / 52
+    for row in counts:  # chi-square, 51 degrees of freedom: above 110 has odds under 1e-6
+        assert sum((c - expected) ** 2 / expected for c in row) < 110

@@ -74,8 +74,9 @@ class ScheduledCollector:
     :meth:`start` turns automatic collection off and runs the schedule as a task; :meth:`stop`
     ends it and turns automatic collection back on."""
 
-    def __init__(self, every: float, full_every: float) -> None:
+    def __init__(self, every: float, full_every: float, middle_every: float | None = None) -> None:
         self.every = every
+        self.middle_every = every if middle_every is None else middle_every
         self.full_every = full_every
         self.collections = [0, 0, 0]
         """Collections this schedule ran, by generation (young, middle, full)."""
@@ -96,12 +97,16 @@ class ScheduledCollector:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        middle_at = loop.time() + self.middle_every
         full_at = loop.time() + self.full_every
         while True:
             await asyncio.sleep(self.every)
-            generation = 2 if loop.time() >= full_at else 1
+            at = loop.time()
+            generation = 2 if at >= full_at else 1 if at >= middle_at else 0
+            if generation >= 1:  # a middle or full collection walks the middle one too
+                middle_at = at + self.middle_every
             if generation == 2:
-                full_at = loop.time() + self.full_every
+                full_at = at + self.full_every
             # behind every callback ready now: between actions, not in the middle of one
             done = loop.create_future()
             loop.call_soon(self._collect, generation, done)
@@ -118,7 +123,9 @@ def collector_for(settings: Settings) -> ScheduledCollector | None:
     """The schedule ``THIRTEEN_GC`` asks for (``None``: Python's own collection)."""
     if settings.gc == "automatic":
         return None
-    return ScheduledCollector(settings.gc_seconds, settings.gc_full_seconds)
+    return ScheduledCollector(
+        settings.gc_seconds, settings.gc_full_seconds, settings.gc_middle_seconds
+    )
 
 
 __all__ = ["GC_THRESHOLDS", "PauseMeter", "ScheduledCollector", "collector_for", "settle_heap"]

@@ -6,7 +6,11 @@ May import: nothing of the room.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 
 class Metrics:
@@ -53,6 +57,30 @@ class Metrics:
             "From a review's claim to its result stored (this process's workers).",
             buckets=(0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0),
             registry=self.registry,
+        )
+
+    def watch_writer(self, counts: Callable[[], tuple[int, int]]) -> None:
+        """Publish the group writer's transactions and the pieces they committed
+        (``counts``: both so far), read when scraped: pieces ÷ transactions is how much the
+        group commit groups."""
+        self.registry.register(_WriterCounts(counts))
+
+
+class _WriterCounts(Collector):
+    def __init__(self, counts: Callable[[], tuple[int, int]]) -> None:
+        self.counts = counts
+
+    def collect(self) -> Iterator[Metric]:
+        batches, pieces = self.counts()
+        yield CounterMetricFamily(
+            "thirteen_writer_batches",
+            "Transactions the group writer committed for a whole batch of pieces.",
+            value=batches,
+        )
+        yield CounterMetricFamily(
+            "thirteen_writer_pieces",
+            "Pieces of work (a table's action, a ticket) the group writer committed.",
+            value=pieces,
         )
 
 

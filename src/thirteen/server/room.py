@@ -235,6 +235,8 @@ class Room:
         metrics.tables_open.set_function(
             lambda: sum(1 for o in self.owners.values() if o.settings.status == "open")
         )
+        stats = db.writer.stats
+        metrics.watch_writer(lambda: (stats.batches, stats.pieces))
         self.lobby = LobbyFeed(self.owners, listed=practice.listed)
         self.placement = Placement(
             db,

@@ -117,7 +117,15 @@ class Settings(BaseSettings):
         default=5.0,
         ge=0.1,
         le=3600.0,
-        description="With gc=scheduled: seconds between collections of the young generations.",
+        description="With gc=scheduled: seconds between collections of the youngest "
+        "generation (what was made since the last one and still lives).",
+    )
+    gc_middle_seconds: float = Field(
+        default=30.0,
+        ge=0.1,
+        le=3600.0,
+        description="With gc=scheduled: seconds between collections of the young and middle "
+        "generations (what survived the youngest's collections since).",
     )
     gc_full_seconds: float = Field(
         default=600.0,

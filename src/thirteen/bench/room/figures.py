@@ -75,6 +75,8 @@ def total(metrics: dict[str, float], name: str) -> float:
 
 
 GC_PAUSES = "thirteen_gc_pause_seconds"
+WRITER = "thirteen_writer"
+"""The group writer's counters: ``_batches_total`` and ``_pieces_total``."""
 
 
 def pauses_longer(metrics: dict[str, float], seconds: float) -> float:
@@ -169,6 +171,10 @@ class Measured:
     """Those whose pause was longer than 25 ms."""
     gc_seconds: float = 0.0
     """Seconds the server processes spent paused for the collector in the window."""
+    commits: float = 0.0
+    """Transactions the servers' group writers committed in the window."""
+    pieces: float = 0.0
+    """Pieces of work (actions, tickets) those transactions held."""
     loopback_bytes: int | None = None
     """Bytes sent over loopback during the window: the sockets' frames and their TCP/IP
     headers both ways (and the database's and Redis's traffic when they run on loopback too);
@@ -184,6 +190,7 @@ class Measured:
 
 __all__ = [
     "GC_PAUSES",
+    "WRITER",
     "Measured",
     "ProcessFigures",
     "Window",

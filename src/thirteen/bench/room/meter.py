@@ -15,6 +15,7 @@ from websockets.asyncio.client import ClientConnection
 from thirteen.bench.room.client import RoomClient, bounded
 from thirteen.bench.room.figures import (
     GC_PAUSES,
+    WRITER,
     Measured,
     ProcessFigures,
     Window,
@@ -141,6 +142,14 @@ class Meter:
             ),
             gc_seconds=sum(
                 total(now, f"{GC_PAUSES}_sum") - total(was, f"{GC_PAUSES}_sum")
+                for now, was in zip(after, before, strict=True)
+            ),
+            commits=sum(
+                total(now, f"{WRITER}_batches_total") - total(was, f"{WRITER}_batches_total")
+                for now, was in zip(after, before, strict=True)
+            ),
+            pieces=sum(
+                total(now, f"{WRITER}_pieces_total") - total(was, f"{WRITER}_pieces_total")
                 for now, was in zip(after, before, strict=True)
             ),
         )

@@ -57,6 +57,8 @@ def process_rows(at: str, measured: Measured) -> list[tuple[str, float, str]]:
         (f"{at}: collector pauses over 25 ms", measured.gc_long_pauses, "pauses"),
         (f"{at}: time paused for the collector", 100 * measured.gc_seconds / measured.seconds, "%"),
     ]
+    if measured.commits > 0:  # how much the group writer groups
+        rows.append((f"{at}: pieces a commit", measured.pieces / measured.commits, "pieces"))
     hands = measured.hands / measured.seconds
     if hands > 0:  # what a hand costs, however much of a core the server was given
         rows.append((f"{at}: server CPU per hand", 1000 * measured.server_cpu / hands, "ms"))

@@ -34,14 +34,15 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, CursorResult, Engine, make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.sql import Executable
 
 T = TypeVar("T")
 Work = Callable[[Connection], Any]
@@ -156,12 +157,131 @@ def _sqlite_writer_engine(url: str) -> Engine | None:
     return engine
 
 
-def inserted_id(result: CursorResult[Any]) -> int:
+@dataclass
+class Ran:
+    """What a :class:`Prepared` statement did: the rows it matched or made, the id a one-row
+    insert made, and the rows a query returned (all of them, fetched at once)."""
+
+    rowcount: int
+    lastrowid: int | None = None
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def scalar(self) -> Any:
+        """The first column of the first row (``None``: no row)."""
+        return self.rows[0][0] if self.rows else None
+
+    def first(self) -> tuple[Any, ...] | None:
+        return self.rows[0] if self.rows else None
+
+
+Params = Mapping[str, Any] | Sequence[Mapping[str, Any]]
+
+
+class Prepared:
+    """A statement of the group writer's pieces, built once and run many times.
+
+    On the writer's own SQLite connection it runs straight on the ``sqlite3`` cursor, compiled
+    once for each set of parameter names: SQLAlchemy's execution machinery (its execution
+    context, result and events) was 6–7 µs of each such statement's 10, and a hand runs about
+    twenty (issue 33,
+    ``benchmarks/README.md``). Only plain values are bound (numbers, text, ``None``), which the
+    ``sqlite3`` module takes as SQLAlchemy would. Elsewhere (asyncpg under the writer's
+    ``run_sync``, aiosqlite) it runs through SQLAlchemy as before."""
+
+    def __init__(self, statement: Executable) -> None:
+        self.statement = statement
+        self._compiled: dict[tuple[str, ...], _Plain | None] = {}
+
+    def run(self, conn: Connection, params: Params) -> Ran:
+        """Run with ``params`` (a list of them: once per row, as ``executemany``)."""
+        many = not isinstance(params, Mapping)
+        rows = cast(Sequence[Mapping[str, Any]], params) if many else [cast(Any, params)]
+        driver = conn.connection.driver_connection
+        plain = None
+        if isinstance(driver, sqlite3.Connection) and rows:  # the writer's own connection
+            plain = self._sqlite(conn, tuple(rows[0]))
+        if plain is None:
+            return _through_sqlalchemy(conn.execute(self.statement, params))
+        values = [plain.values(row) for row in rows]
+        cursor = cast(sqlite3.Connection, driver).cursor()
+        try:
+            if many:
+                cursor.executemany(plain.sql, values)
+                return Ran(cursor.rowcount)
+            cursor.execute(plain.sql, values[0])
+            fetched = cursor.fetchall() if cursor.description else []
+            return Ran(cursor.rowcount, cursor.lastrowid, fetched)
+        except sqlite3.Error as error:  # as SQLAlchemy raises it (IntegrityError: a key taken)
+            raise DBAPIError.instance(plain.sql, values, error, sqlite3.Error) from error
+        finally:
+            cursor.close()
+
+    def _sqlite(self, conn: Connection, keys: tuple[str, ...]) -> _Plain | None:
+        """The statement compiled for these parameter names, or ``None`` when SQLAlchemy must
+        run it: a value it would compute before the statement (a column's Python default) or a
+        result it would convert. (Values SQL computes, ``balance - ?``, need nothing.)"""
+        if keys in self._compiled:
+            return self._compiled[keys]
+        dialect = conn.dialect
+        compiled: Any = self.statement.compile(dialect=dialect, column_keys=list(keys))  # type: ignore[attr-defined]
+        selected = getattr(self.statement, "selected_columns", ())
+        plain = None
+        if (
+            not compiled.insert_prefetch
+            and not compiled.update_prefetch
+            and all(
+                c.type.dialect_impl(dialect).result_processor(dialect, None) is None
+                for c in selected
+            )
+        ):
+            order = tuple(compiled.positiontup or ())
+            convert = tuple(
+                compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+                for name in order
+            )
+            fixed = dict(compiled.construct_params({}, _check=False))
+            plain = _Plain(compiled.string, order, convert, fixed)
+        self._compiled[keys] = plain
+        return plain
+
+
+@dataclass(frozen=True)
+class _Plain:
+    """A statement compiled for SQLite: its text, and how a row of parameters is bound (in
+    order, each value through its type's conversion as SQLAlchemy would; a value written in
+    the statement itself, such as ``status = 'playing'``, from ``fixed``)."""
+
+    sql: str
+    order: tuple[str, ...]
+    convert: tuple[Callable[[Any], Any] | None, ...]
+    fixed: dict[str, Any]
+
+    def values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        fixed = self.fixed
+        return tuple(
+            value if f is None or value is None else f(value)
+            for f, value in zip(
+                self.convert,
+                (row[name] if name in row else fixed[name] for name in self.order),
+                strict=True,
+            )
+        )
+
+
+def _through_sqlalchemy(result: CursorResult[Any]) -> Ran:
+    rows = [tuple(r) for r in result.all()] if result.returns_rows else []
+    key = None
+    if not rows and result.context.isinsert and not result.context.executemany:
+        made = result.inserted_primary_key
+        key = None if made is None else made[0]
+    return Ran(result.rowcount, key, rows)
+
+
+def inserted_id(result: Ran) -> int:
     """The primary key a one-row ``INSERT`` made."""
-    key = result.inserted_primary_key
-    if key is None or key[0] is None:
+    if result.lastrowid is None:
         raise RuntimeError("the insert made no row")
-    return int(key[0])
+    return int(result.lastrowid)
 
 
 class GroupWriter:
@@ -278,6 +398,8 @@ __all__ = [
     "BUSY_SECONDS",
     "MAX_BATCH",
     "GroupWriter",
+    "Prepared",
+    "Ran",
     "WriterBusyError",
     "WriterStats",
     "inserted_id",

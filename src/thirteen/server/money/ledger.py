@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from thirteen.engine.errors import RuleError
 from thirteen.server.db.models import LedgerAccount, Transfer
-from thirteen.server.db.writer import inserted_id
+from thirteen.server.db.writer import Prepared, inserted_id
 
 HOUSE = "house"
 
@@ -145,10 +145,10 @@ async def transfer(
 
 _ACCOUNTS = cast(Table, LedgerAccount.__table__)
 _TRANSFERS = cast(Table, Transfer.__table__)
-_ACCOUNT_ID = select(_ACCOUNTS.c.id).where(_ACCOUNTS.c.name == bindparam("a_name"))
-_ACCOUNT_BALANCE = select(_ACCOUNTS.c.balance).where(_ACCOUNTS.c.id == bindparam("a_id"))
-_OPEN_ACCOUNT = insert(_ACCOUNTS)
-_TAKE = (
+_ACCOUNT_ID = Prepared(select(_ACCOUNTS.c.id).where(_ACCOUNTS.c.name == bindparam("a_name")))
+_ACCOUNT_BALANCE = Prepared(select(_ACCOUNTS.c.balance).where(_ACCOUNTS.c.id == bindparam("a_id")))
+_OPEN_ACCOUNT = Prepared(insert(_ACCOUNTS))
+_TAKE = Prepared(
     update(_ACCOUNTS)
     .where(
         _ACCOUNTS.c.id == bindparam("a_id"),
@@ -156,24 +156,26 @@ _TAKE = (
     )
     .values(balance=_ACCOUNTS.c.balance - bindparam("a_amount"))
 )
-_GIVE = (
+_GIVE = Prepared(
     update(_ACCOUNTS)
     .where(_ACCOUNTS.c.id == bindparam("a_id"))
     .values(balance=_ACCOUNTS.c.balance + bindparam("a_amount"))
 )
-_TRANSFER_BY_KEY = select(_TRANSFERS.c.debit_id, _TRANSFERS.c.credit_id, _TRANSFERS.c.amount).where(
-    _TRANSFERS.c.key == bindparam("t_key")
+_TRANSFER_BY_KEY = Prepared(
+    select(_TRANSFERS.c.debit_id, _TRANSFERS.c.credit_id, _TRANSFERS.c.amount).where(
+        _TRANSFERS.c.key == bindparam("t_key")
+    )
 )
-_RECORD_TRANSFER = insert(_TRANSFERS)
+_RECORD_TRANSFER = Prepared(insert(_TRANSFERS))
 
 
 def account_id_sync(conn: Connection, name: str, kind: str, user_id: int | None = None) -> int:
     """The id of the ledger account called ``name``, opened (empty) if it does not exist yet."""
-    found = conn.execute(_ACCOUNT_ID, {"a_name": name}).scalar()
+    found = _ACCOUNT_ID.run(conn, {"a_name": name}).scalar()
     if found is not None:
         return int(found)
-    opened = conn.execute(
-        _OPEN_ACCOUNT,
+    opened = _OPEN_ACCOUNT.run(
+        conn,
         {"name": name, "kind": kind, "user_id": user_id, "balance": 0, "created_at": time.time()},
     )
     return inserted_id(opened)
@@ -182,7 +184,7 @@ def account_id_sync(conn: Connection, name: str, kind: str, user_id: int | None 
 def _take_sync(conn: Connection, account_id: int, amount: int) -> None:
     """Debit ``amount`` from the account's cached balance, refused if that would overdraw it
     (the house excepted)."""
-    taken = conn.execute(_TAKE, {"a_id": account_id, "a_amount": amount})
+    taken = _TAKE.run(conn, {"a_id": account_id, "a_amount": amount})
     if taken.rowcount != 1:
         raise LedgerError(
             "insufficient_chips", f"There are not {amount:,} chips to move from there."
@@ -190,7 +192,7 @@ def _take_sync(conn: Connection, account_id: int, amount: int) -> None:
 
 
 def _give_sync(conn: Connection, account_id: int, amount: int) -> None:
-    conn.execute(_GIVE, {"a_id": account_id, "a_amount": amount})
+    _GIVE.run(conn, {"a_id": account_id, "a_amount": amount})
 
 
 def transfer_sync(
@@ -209,7 +211,7 @@ def transfer_sync(
         raise LedgerError("bad_amount", "A transfer moves a positive whole number of chips.")
     if debit_id == credit_id:
         raise LedgerError("bad_transfer", "A transfer moves chips between two accounts.")
-    existing = conn.execute(_TRANSFER_BY_KEY, {"t_key": key}).first()
+    existing = _TRANSFER_BY_KEY.run(conn, {"t_key": key}).first()
     if existing is not None:
         if tuple(existing) != (debit_id, credit_id, amount):
             raise LedgerError("key_reused", f"The transfer {key!r} was already made differently.")
@@ -219,8 +221,8 @@ def transfer_sync(
             _take_sync(conn, debit_id, amount)
         else:
             _give_sync(conn, credit_id, amount)
-    conn.execute(
-        _RECORD_TRANSFER,
+    _RECORD_TRANSFER.run(
+        conn,
         {
             "key": key,
             "debit_id": debit_id,
@@ -235,7 +237,7 @@ def transfer_sync(
 
 def cached_balance_sync(conn: Connection, account_id: int) -> int:
     """The account's cached balance (equal to its transfers: :func:`ledger_audit`)."""
-    held = conn.execute(_ACCOUNT_BALANCE, {"a_id": account_id}).scalar()
+    held = _ACCOUNT_BALANCE.run(conn, {"a_id": account_id}).scalar()
     if held is None:
         raise LedgerError("no_account", f"There is no ledger account {account_id}.")
     return int(held)
@@ -264,8 +266,8 @@ def settle_pot_sync(
     if not paying:
         return
     at = time.time()
-    opened = conn.execute(
-        _OPEN_ACCOUNT, {"name": pot, "kind": "pot", "user_id": None, "balance": 0, "created_at": at}
+    opened = _OPEN_ACCOUNT.run(
+        conn, {"name": pot, "kind": "pot", "user_id": None, "balance": 0, "created_at": at}
     )
     pot_id = inserted_id(opened)
     rows = []
@@ -287,7 +289,7 @@ def settle_pot_sync(
                 "created_at": at,
             }
         )
-    conn.execute(_RECORD_TRANSFER, rows)
+    _RECORD_TRANSFER.run(conn, rows)
 
 
 async def fill_wallet(

@@ -38,7 +38,7 @@ from thirteen.engine.history import (
 from thirteen.engine.state import Phase, TableState
 from thirteen.server.db.models import GameTable, Hand, HandSeat, JournalEntry
 from thirteen.server.db.session import Database
-from thirteen.server.db.writer import inserted_id
+from thirteen.server.db.writer import Prepared, inserted_id
 from thirteen.server.tables import seating
 from thirteen.server.tables.leases import fence, fence_sync
 from thirteen.server.tables.live import LiveTable, Seated, now
@@ -53,20 +53,20 @@ _HANDS = cast(Table, Hand.__table__)
 _HAND_SEATS = cast(Table, HandSeat.__table__)
 _TABLES = cast(Table, GameTable.__table__)
 # The group writer's statements, built once (binding values is all each action pays for).
-_WRITE_JOURNAL = insert(_JOURNAL)
-_OPEN_HAND = insert(_HANDS)
-_SEAT_HAND = insert(_HAND_SEATS)
-_SETTLE_HAND = (
+_WRITE_JOURNAL = Prepared(insert(_JOURNAL))
+_OPEN_HAND = Prepared(insert(_HANDS))
+_SEAT_HAND = Prepared(insert(_HAND_SEATS))
+_SETTLE_HAND = Prepared(
     update(_HANDS)
     .where(_HANDS.c.id == bindparam("h_id"), _HANDS.c.status == "playing")
     .values(status="settled", finished_at=bindparam("h_at"), history=bindparam("h_history"))
 )
-_HAND_SEAT_DELTA = (
+_HAND_SEAT_DELTA = Prepared(
     update(_HAND_SEATS)
     .where(_HAND_SEATS.c.hand_id == bindparam("h_id"), _HAND_SEATS.c.seat == bindparam("h_seat"))
     .values(delta=bindparam("h_delta"))
 )
-_SNAPSHOT = (
+_SNAPSHOT = Prepared(
     update(_TABLES)
     .where(_TABLES.c.id == bindparam("g_id"))
     .values(snapshot=bindparam("g_snapshot"), snapshot_state_id=bindparam("g_state_id"))
@@ -109,8 +109,8 @@ class _Commit:
 
     def __call__(self, conn: Connection) -> _Written:
         fence_sync(conn, self.table_id, self.lease_token)
-        conn.execute(
-            _WRITE_JOURNAL,
+        _WRITE_JOURNAL.run(
+            conn,
             {
                 "table_id": self.table_id,
                 "state_id": self.state_id,
@@ -129,8 +129,8 @@ class _Commit:
             elif isinstance(event, PlayerToppedUp) and not self.tournament:
                 seating.top_up_sync(conn, self, self.seated[event.seat], event)
             elif isinstance(event, HandStarted):
-                made = conn.execute(
-                    _OPEN_HAND,
+                made = _OPEN_HAND.run(
+                    conn,
                     {
                         "table_id": self.table_id,
                         "number": event.number,
@@ -141,8 +141,8 @@ class _Commit:
                     },
                 )
                 hand_id = inserted_id(made)
-                conn.execute(
-                    _SEAT_HAND,
+                _SEAT_HAND.run(
+                    conn,
                     [
                         {"hand_id": hand_id, "seat": seat, "user_id": self.seated[seat].user_id}
                         for seat in event.seats
@@ -154,8 +154,8 @@ class _Commit:
                 who = self.seated.get(event.seat) or pending[event.seat]
                 seating.cash_out_sync(conn, self, who, seating.leave_reason(who, event))
         if self.snapshot is not None:
-            conn.execute(
-                _SNAPSHOT,
+            _SNAPSHOT.run(
+                conn,
                 {"g_id": self.table_id, "g_snapshot": self.snapshot, "g_state_id": self.state_id},
             )
         return _Written(hand_id, pending)
@@ -166,13 +166,13 @@ class _Commit:
         hand_id = self.hand_id
         assert hand_id is not None
         assert self.hand_number is not None
-        flipped = conn.execute(
-            _SETTLE_HAND, {"h_id": hand_id, "h_at": self.at, "h_history": self.history}
+        flipped = _SETTLE_HAND.run(
+            conn, {"h_id": hand_id, "h_at": self.at, "h_history": self.history}
         )
         if flipped.rowcount != 1:
             raise RuntimeError(f"hand {hand_id} is not in play; it cannot be settled again")
-        conn.execute(  # each seat's result, for its player's hand list
-            _HAND_SEAT_DELTA,
+        _HAND_SEAT_DELTA.run(  # each seat's result, for its player's hand list
+            conn,
             [
                 {"h_id": hand_id, "h_seat": seat, "h_delta": delta}
                 for seat, delta in zip(event.seats, event.deltas, strict=True)

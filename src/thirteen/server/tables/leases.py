@@ -33,9 +33,10 @@ from sqlalchemy.sql.selectable import Exists
 
 from thirteen.server.db.models import LIVE, GameTable, RoomProcess
 from thirteen.server.db.session import Database
+from thirteen.server.db.writer import Prepared
 
 _TABLES = cast(Table, GameTable.__table__)
-_FENCE = (
+_FENCE = Prepared(
     select(_TABLES.c.lease_token)
     .where(_TABLES.c.id == bindparam("f_id"))
     .with_for_update(read=True)  # FOR SHARE on PostgreSQL; SQLite's writer holds the file lock
@@ -163,7 +164,7 @@ async def retire(db: Database, *names: str) -> None:
 def fence_sync(conn: Connection, table_id: int, token: int) -> None:
     """Raise :class:`LeaseLostError` (failing the transaction) unless ``token`` is still the
     table's: the first statement of every write a table makes."""
-    if conn.execute(_FENCE, {"f_id": table_id}).scalar() != token:
+    if _FENCE.run(conn, {"f_id": table_id}).scalar() != token:
         raise LeaseLostError(table_id)
 
 

@@ -31,7 +31,7 @@ from thirteen.engine.events import Event, HandSettled, PlayerLeft, PlayerSat, Pl
 from thirteen.engine.state import TableState, played_at_once
 from thirteen.server.db.models import Sitting, User
 from thirteen.server.db.session import Database
-from thirteen.server.db.writer import inserted_id
+from thirteen.server.db.writer import Prepared, inserted_id
 from thirteen.server.money import ledger
 from thirteen.server.tables.live import Accept, LiveTable, Seated, now
 
@@ -40,11 +40,11 @@ log = logging.getLogger("thirteen.server.tables")
 _SITTINGS = cast(Table, Sitting.__table__)
 _USERS = cast(Table, User.__table__)
 # The postings' statements, built once (binding values is all each action pays for).
-_OPEN_SITTING = insert(_SITTINGS)
-_CLOSE_SITTING = (
+_OPEN_SITTING = Prepared(insert(_SITTINGS))
+_CLOSE_SITTING = Prepared(
     update(_SITTINGS).where(_SITTINGS.c.id == bindparam("s_id")).values(closed_at=bindparam("s_at"))
 )
-_ROLE = select(_USERS.c.role).where(_USERS.c.id == bindparam("u_id"))
+_ROLE = Prepared(select(_USERS.c.role).where(_USERS.c.id == bindparam("u_id")))
 
 
 class Booking(Protocol):
@@ -78,8 +78,8 @@ def buy_in_sync(conn: Connection, booking: Booking, event: PlayerSat, user_id: i
             reason="buy-in",
             memo=f"{booking.table_name}, seat {event.seat}",
         )
-    sitting = conn.execute(
-        _OPEN_SITTING,
+    sitting = _OPEN_SITTING.run(
+        conn,
         {
             "table_id": booking.table_id,
             "seat": event.seat,
@@ -88,7 +88,7 @@ def buy_in_sync(conn: Connection, booking: Booking, event: PlayerSat, user_id: i
             "opened_at": booking.at,
         },
     )
-    role = conn.execute(_ROLE, {"u_id": user_id}).scalar()
+    role = _ROLE.run(conn, {"u_id": user_id}).scalar()
     sitting_id = inserted_id(sitting)
     return Seated(sitting_id, user_id, event.player, escrow_id, role == "bot")
 
@@ -160,7 +160,7 @@ def cash_out_sync(conn: Connection, booking: Booking, who: Seated, reason: str) 
             reason="cash-out",
             memo=f"{booking.table_name} ({reason})",
         )
-    conn.execute(_CLOSE_SITTING, {"s_id": who.sitting_id, "s_at": booking.at})
+    _CLOSE_SITTING.run(conn, {"s_id": who.sitting_id, "s_at": booking.at})
 
 
 def pay_pot_sync(
