@@ -8,11 +8,16 @@ middle and full generations walk every live object (at 1,000 tables: 28–48 ms 
 
 - :func:`settle_heap` (always, once the room is up): what start-up made is frozen out of every
   collection, and the youngest generation is collected less often.
-- ``THIRTEEN_GC=scheduled``: automatic collection is off (``gc.disable()``), and
-  :class:`ScheduledCollector` collects the young generations every ``THIRTEEN_GC_SECONDS``,
-  queued behind whatever the event loop has ready (so never in the middle of an action), and
-  every live object once every ``THIRTEEN_GC_FULL_SECONDS``. ``THIRTEEN_GC=automatic`` keeps
-  Python's own collection.
+- ``THIRTEEN_GC=scheduled`` (the default): automatic collection is off (``gc.disable()``), and
+  :class:`ScheduledCollector` collects what was made since its last tick every
+  ``THIRTEEN_GC_SECONDS`` (a quarter second), queued behind whatever the event loop has ready
+  (so never in the middle of an action), and freezes what survived (``gc.freeze()``): most of
+  it is freed by reference counting later, as everything the room makes is, and what lives on
+  is never walked again. The one thing given up: a cycle of objects that becomes garbage after
+  its first collection is freed only by a full collection (``THIRTEEN_GC_FULL_SECONDS``, never
+  by default: it stops the room for about 2 s at 1,000 tables), and the hour's soak at 1,000
+  tables is what shows the room makes next to none (``benchmarks/README.md``).
+  ``THIRTEEN_GC=automatic`` keeps Python's own collection.
 - Either way every collection's pause is in ``thirteen_gc_pause_seconds`` by generation.
 
 May import: settings, metrics.
@@ -71,15 +76,21 @@ class PauseMeter:
 class ScheduledCollector:
     """Collection at times the room chooses (``THIRTEEN_GC=scheduled``; module notes).
 
+    Every ``every`` seconds the youngest generation — what was made since the last tick and
+    still lives — is collected, and what survives is frozen out of every later collection;
+    every ``full_every`` seconds (0: never) everything is unfrozen and collected, then frozen
+    again. A pause is the walk over one tick's survivors (about 45,000 objects a second at
+    1,000 tables: ``benchmarks/README.md``), never over every live object but at a full
+    collection.
+
     :meth:`start` turns automatic collection off and runs the schedule as a task; :meth:`stop`
     ends it and turns automatic collection back on."""
 
-    def __init__(self, every: float, full_every: float, middle_every: float | None = None) -> None:
+    def __init__(self, every: float, full_every: float) -> None:
         self.every = every
-        self.middle_every = every if middle_every is None else middle_every
         self.full_every = full_every
         self.collections = [0, 0, 0]
-        """Collections this schedule ran, by generation (young, middle, full)."""
+        """Collections this schedule ran, by generation (young, -, full)."""
         self.collected = asyncio.Event()
         """Set after each collection (cleared by whoever waits for the next)."""
         self._task: asyncio.Task[None] | None = None
@@ -97,24 +108,25 @@ class ScheduledCollector:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
-        middle_at = loop.time() + self.middle_every
         full_at = loop.time() + self.full_every
         while True:
             await asyncio.sleep(self.every)
-            at = loop.time()
-            generation = 2 if at >= full_at else 1 if at >= middle_at else 0
-            if generation >= 1:  # a middle or full collection walks the middle one too
-                middle_at = at + self.middle_every
-            if generation == 2:
-                full_at = at + self.full_every
+            full = self.full_every > 0 and loop.time() >= full_at
+            if full:
+                full_at = loop.time() + self.full_every
             # behind every callback ready now: between actions, not in the middle of one
             done = loop.create_future()
-            loop.call_soon(self._collect, generation, done)
+            loop.call_soon(self._collect, full, done)
             await done
 
-    def _collect(self, generation: int, done: asyncio.Future[None]) -> None:
-        gc.collect(generation)
-        self.collections[generation] += 1
+    def _collect(self, full: bool, done: asyncio.Future[None]) -> None:
+        if full:
+            gc.unfreeze()
+            gc.collect(2)
+        else:
+            gc.collect(0)
+        gc.freeze()
+        self.collections[2 if full else 0] += 1
         self.collected.set()
         done.set_result(None)
 
@@ -123,9 +135,7 @@ def collector_for(settings: Settings) -> ScheduledCollector | None:
     """The schedule ``THIRTEEN_GC`` asks for (``None``: Python's own collection)."""
     if settings.gc == "automatic":
         return None
-    return ScheduledCollector(
-        settings.gc_seconds, settings.gc_full_seconds, settings.gc_middle_seconds
-    )
+    return ScheduledCollector(settings.gc_seconds, settings.gc_full_seconds)
 
 
 __all__ = ["GC_THRESHOLDS", "PauseMeter", "ScheduledCollector", "collector_for", "settle_heap"]
