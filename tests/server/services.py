@@ -98,24 +98,23 @@ def rooms_in_threads(
 ) -> Iterator[list[str]]:
     """Several processes of one room, each served in a thread of this one (``names``: their
     process names), on one database and one Redis (``overrides``: more settings); yields their
-    base URLs."""
-    with ExitStack() as stack:
-        yield [
-            stack.enter_context(
-                serve_in_thread(
-                    create_app(
-                        sqlite_settings(
-                            folder,
-                            database_url=database_url,
-                            redis_url=redis_url,
-                            process_name=name,
-                            **overrides,
-                        )
-                    )
-                )
+    base URLs. Every application is made before any serves: making one builds its routes
+    (``create_app``), which swaps the process's warning filters, and no serving thread is
+    there yet to swap them too."""
+    apps = [
+        create_app(
+            sqlite_settings(
+                folder,
+                database_url=database_url,
+                redis_url=redis_url,
+                process_name=name,
+                **overrides,
             )
-            for name in names
-        ]
+        )
+        for name in names
+    ]
+    with ExitStack() as stack:
+        yield [stack.enter_context(serve_in_thread(app)) for app in apps]
 
 
 def missing(what: str) -> None:

@@ -70,3 +70,39 @@ def test_missing_then_back_is_not_gone_and_closed_is_gone_after_its_time(
                 await watcher.close()
 
     asyncio.run(main())
+
+
+def test_a_closed_bus_has_stopped_watching_though_a_look_lost_its_cancellation(
+    redis_server: RedisServer,
+) -> None:
+    """A look cancelled inside a Redis command may go on: redis-py's client lost a cancellation
+    so, and the watch went on looking after the room let Redis go — a connection no one closed
+    when the room's loop closed (test_bus_reset, once in a run). Here the look itself swallows
+    its cancellation: closing the bus still ends the watch, before it lets Redis go."""
+    url = redis_server.url.removesuffix("/0") + "/8"
+
+    async def main() -> None:
+        watcher, other = _bus(url, "w"), _bus(url, "a")
+        looking = asyncio.Event()
+        lost: list[str] = []
+
+        async def changed() -> None:  # a look that never ends but by a cancellation, and loses it
+            looking.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                lost.append("a cancellation")
+
+        await watcher.start()
+        await other.start()
+        try:
+            assert not await watcher.look()  # both listen: the watch's looks start from here
+            watcher.start_watching(changed)
+            await other.close()  # news for the watch: a process left
+            await asyncio.wait_for(looking.wait(), 30)
+        finally:
+            await asyncio.wait_for(watcher.close(), 30)
+        assert lost == ["a cancellation"]
+        assert [t for t in asyncio.all_tasks() if t.get_name() == "watch-bus"] == []
+
+    asyncio.run(main())

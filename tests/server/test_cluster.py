@@ -9,13 +9,17 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from threading import Condition, Event, Thread
+from types import FrameType
 from typing import Any
 
+import httpx
 import pytest
+from fastapi.utils import create_model_field
 from play import check_no_leak, decide
 from services import (
     Postgres,
@@ -26,12 +30,15 @@ from services import (
     lease_holder,
     room_process,
     rooms_in_threads,
+    serve_in_thread,
+    sqlite_settings,
 )
 from websockets.exceptions import ConnectionClosed
 
 from thirteen.client import RoomClient, RoomError, TableConnection
 from thirteen.engine.cards import parse_cards
 from thirteen.engine.rules import Rules, get_rules
+from thirteen.server.http.app import create_app
 
 LEASE = "3"
 """Seconds a lease lasts here (the default is 5): a dead process's tables move sooner."""
@@ -383,3 +390,26 @@ def test_two_processes_may_not_share_a_name_and_redis_must_answer(
     assert "THIRTEEN_REDIS_URL" in nowhere.stderr
     assert "hunter2" not in nowhere.stderr + nowhere.stdout
     assert "Traceback" not in nowhere.stderr
+
+
+def test_a_rooms_routes_are_built_before_it_serves(tmp_path: Path) -> None:
+    """FastAPI builds an included route's fields (pydantic adapters, each under a
+    ``warnings.catch_warnings``, which swaps the process's one list of warning filters) on the
+    first request unless they are built already: two rooms in one process doing that at once
+    lost each other's filters, and a warning became a 500. ``create_app`` builds them, so
+    serving a room's first request — one no route answers, which walks every route — builds
+    no field (seen by a profiler on the serving thread)."""
+    app = create_app(sqlite_settings(tmp_path))
+    built: list[str] = []
+
+    def watch(frame: FrameType, event: str, _arg: object) -> None:
+        if event == "call" and frame.f_code is create_model_field.__code__:
+            built.append(str(frame.f_locals.get("name")))
+
+    threading.setprofile(watch)  # threads started from here on: the room's
+    try:
+        with serve_in_thread(app) as base, httpx.Client(base_url=base) as client:
+            assert client.get("/api/no-such-thing").status_code == 404
+    finally:
+        threading.setprofile(None)
+    assert built == []

@@ -53,7 +53,7 @@ from thirteen.server.metrics import Metrics
 from thirteen.server.money.accounts import Accounts
 from thirteen.server.settings import Settings
 from thirteen.server.tables import broken, leases
-from thirteen.server.tables.bus import Bus, BusError, Message
+from thirteen.server.tables.bus import Bus, BusError, Message, end
 from thirteen.server.tables.lobby import LobbyFeed
 from thirteen.server.tables.owner import TableOwner
 from thirteen.server.tables.placement import Placement
@@ -294,9 +294,7 @@ class Room:
             asyncio.create_task(self.placement.renew_forever(), name="renew-leases"),
         ]
         if self.bus is not None:  # a process leaving the bus: its tables are looked at at once
-            self._tasks.append(
-                asyncio.create_task(self.bus.watch(self.placement.discover), name="watch-bus")
-            )
+            self.bus.start_watching(self.placement.discover)
 
     async def _first_start(self) -> bool:
         """Whether this is a new room's first process to start (one of several starting at
@@ -327,8 +325,9 @@ class Room:
         if not self.accepting:
             return
         log.info("room closing", extra={"tables": len(self.owners)})
-        for task in self._tasks:
-            task.cancel()
+        # ended before the tables stop: a look that went on would take a table meanwhile, or
+        # use Redis once it is let go (tables/bus.py)
+        await end(self._tasks)
         self.lobby.close()
         self.events.close()
         await self.placement.close()  # not accepting from its first line: a second close returns

@@ -25,6 +25,8 @@ from thirteen.server.tables.leases import default_process_name
 
 SHUTDOWN_SECONDS = 8
 """SIGTERM: sockets closed and writing finished within this (the issue's limit is 10 s)."""
+STOP_SECONDS = 30
+""":func:`serve_in_thread`: the room's thread has ended within this once asked to stop."""
 KEEP_ALIVE_SECONDS = 5
 """An idle HTTP connection is closed after this (uvicorn's default, said here: clients keep
 theirs for reuse for less — ``thirteen.client.KEEPALIVE_EXPIRY`` — or a request can meet the
@@ -133,8 +135,10 @@ def serve_in_thread(app: Any) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(30)
+        thread.join(STOP_SECONDS)
         sock.close()
+    if thread.is_alive():  # said here, not by the thread's end in whatever runs by then
+        raise RuntimeError(f"the room did not stop within {STOP_SECONDS} s")
 
 
 def serve(settings: Settings, host: str, port: int) -> None:

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated
 
 from fastapi import Depends, FastAPI
+from fastapi.routing import iter_route_contexts
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
@@ -105,8 +106,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
 
     static.install(app)
-
+    build_routes(app)
     return app
+
+
+def build_routes(app: FastAPI) -> None:
+    """Build now what FastAPI would build on a route's first request: the routes of an included
+    router are made per application, lazily, with their fields (pydantic adapters, each made
+    under a ``warnings.catch_warnings``, which swaps the process's one list of warning
+    filters). Built here, before the room serves, a first request is no slower than the next,
+    and two rooms in one process (tests, scripts) never build at once from their serving
+    threads — where one's restored filters dropped the other's, and a warning became a 500."""
+    for _ in iter_route_contexts(app.routes):
+        pass
 
 
 __all__ = ["create_app"]

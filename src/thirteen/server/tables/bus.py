@@ -17,6 +17,11 @@ whenever this process's connection to Redis breaks, or a publish fails, ``on_res
 room then closes every socket whose frames travel through Redis, and the clients reconnect
 with ``since`` and catch up from the table's own state (the protocol's resync), resending what
 was not acknowledged.
+
+The bus's tasks end before its connections to Redis are let go (:meth:`Bus.close`, :func:`end`):
+a task cancelled inside a Redis command can go on — redis-py's client was seen to lose the
+cancellation (``Bus.processes`` returning normally in a cancelled task) — and a look that went
+on after the close opened a connection nobody would close.
 """
 
 from __future__ import annotations
@@ -48,7 +53,25 @@ GONE_SECONDS = 2 * RETRY_SECONDS
 connection broke listens again sooner — it reconnects at once, and tries again after
 :data:`RETRY_SECONDS` if Redis did not answer."""
 
+STOP_SECONDS = 0.5
+"""How long :func:`end` waits for cancelled tasks before it cancels again those still running."""
+
 Message = dict[str, Any]
+
+
+async def end(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel ``tasks`` and wait until each has ended, cancelling again — every
+    :data:`STOP_SECONDS` — one that lost its cancellation (see the module's docstring); what
+    one raised besides is raised here, but a broken connection to Redis."""
+    running = {t for t in tasks if not t.done()}
+    while running:
+        for task in running:
+            task.cancel()
+        _, running = await asyncio.wait(running, timeout=STOP_SECONDS)
+    for task in tasks:
+        if not task.cancelled():
+            with contextlib.suppress(RedisError, OSError):
+                task.result()
 
 
 class BusError(Exception):
@@ -100,6 +123,8 @@ class Bus:
         self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
+        self.open = True
+        """Until :meth:`close`: the bus's loops stop when it is not, cancelled or not."""
         self.published = 0
         self.received = 0
         self._listening: set[str] = set()
@@ -118,12 +143,15 @@ class Bus:
         ]
         await self._subscribed.wait()
 
+    def start_watching(self, changed: Callable[[], Awaitable[None]]) -> None:
+        """:meth:`watch` from now until the bus closes."""
+        self._tasks.append(asyncio.create_task(self.watch(changed), name="watch-bus"))
+
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, RedisError, OSError):
-                await task
+        """Stop listening, publishing and watching, then let Redis go: no task of the bus's
+        is left to open a connection afterwards."""
+        self.open = False
+        await end(self._tasks)
         await self.redis.aclose()
 
     def channel_of(self, process: str) -> str:
@@ -143,7 +171,7 @@ class Bus:
         self.outbox.put_nowait((self.lobby, encode({**message, "from": self.me})))
 
     async def _publish(self) -> None:
-        while True:
+        while self.open:
             batch = [await self.outbox.get()]
             while len(batch) < MAX_PIPELINE and not self.outbox.empty():
                 batch.append(self.outbox.get_nowait())
@@ -166,7 +194,7 @@ class Bus:
     # ------------------------------------------------------------------ listening
     async def _listen(self) -> None:
         first = True
-        while True:
+        while self.open:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel_of(self.me), self.lobby)
@@ -207,8 +235,9 @@ class Bus:
 
     async def watch(self, changed: Callable[[], Awaitable[None]]) -> None:
         """Look who listens every :data:`WATCH_SECONDS`; call ``changed`` at once when a process
-        went missing (one that stopped has given its tables back) or gone (:attr:`gone`)."""
-        while True:
+        went missing (one that stopped has given its tables back) or gone (:attr:`gone`); until
+        the bus closes (:meth:`start_watching` runs it so)."""
+        while self.open:
             await asyncio.sleep(WATCH_SECONDS)
             try:
                 news = await self.look()
