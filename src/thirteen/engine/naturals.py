@@ -20,7 +20,7 @@ from itertools import combinations
 
 from thirteen.engine.cards import RANKS, Card, card_name, check_distinct, rank_of, suit_of
 from thirteen.engine.errors import RuleError
-from thirteen.engine.evaluate import evaluate
+from thirteen.engine.evaluate import evaluate, evaluate5
 
 NATURAL_TITLES = {
     "dragon": "Dragon (thirteen unique cards)",
@@ -159,9 +159,9 @@ def greedy_setting(
     as strong as the front; the back is the best five of all thirteen.
     """
     pool = list(cards)
-    back = max(combinations(pool, 5), key=lambda h: evaluate(list(h)))
+    back = max(combinations(pool, 5), key=lambda h: evaluate5(*h))  # 1,287 fives: the hot path
     rest = [c for c in pool if c not in back]
-    middle = max(combinations(rest, 5), key=lambda h: evaluate(list(h)))
+    middle = max(combinations(rest, 5), key=lambda h: evaluate5(*h))
     front = tuple(c for c in rest if c not in middle)
     return front, middle, back
 
