@@ -131,16 +131,18 @@ class Broadcaster:
         table = self.table
         self.recent.append((table.state.state_id, events))
         frames: dict[int | None, dict[str, Any]] = {}
+        connected = self.connected()  # once for every frame of the action
         for watcher in list(self.watchers):
             seat = table.seat_of(watcher.user_id)
             frame = frames.get(seat)
             if frame is None:
-                frame = frames[seat] = self._frame("update", seat, events)
+                frame = frames[seat] = self._frame("update", seat, events, connected)
             watcher.offer(frame)
             if watcher.dropped:
                 self.watchers.discard(watcher)
                 self.metrics.ws_watching.dec()
-        self._presence = self.connected()
+                connected = self.connected()
+        self._presence = connected
 
     def tell_player(self, user_id: int, frame: dict[str, Any]) -> None:
         """A frame for one player's sockets alone (``unseated``)."""
@@ -171,7 +173,15 @@ class Broadcaster:
             if watcher is not skip:
                 watcher.offer(frame)
 
-    def _frame(self, kind: str, seat: int | None, events: tuple[Event, ...]) -> dict[str, Any]:
+    def _frame(
+        self,
+        kind: str,
+        seat: int | None,
+        events: tuple[Event, ...],
+        connected: list[int] | None = None,
+    ) -> dict[str, Any]:
+        """A watcher's frame (``connected``: the seats :meth:`connected` gives, when the
+        caller has them already)."""
         table = self.table
         state = table.state
         shown = [event_to_json(r) for e in events if (r := redact(e, seat)) is not None]
@@ -186,7 +196,7 @@ class Broadcaster:
             "time_bank": None if bank is None else round(bank, 1),
             "events": shown,
             "view": view_to_json(view(state, seat)),
-            "connected": self.connected(),
+            "connected": self.connected() if connected is None else connected,
         }
 
     def snapshot(self, watcher: Watcher, since: int | None) -> dict[str, Any]:
