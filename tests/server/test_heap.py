@@ -70,3 +70,32 @@ def test_the_setting_chooses_the_schedule() -> None:
     assert scheduled is not None
     assert (scheduled.every, scheduled.full_every) == (2, 60)
     assert Settings().gc == "scheduled"
+
+
+def test_what_survives_a_tick_is_frozen_out_of_later_collections() -> None:
+    """A scheduled tick collects what was made since the last one and freezes what lives on,
+    so later ticks never walk it again (the pause stays one tick's objects)."""
+
+    async def body() -> tuple[bool, bool, int, list[int]]:
+        collector = ScheduledCollector(every=0.05, full_every=0)  # 0: never a full one
+        survivor = [object()]  # a container: the collector tracks it
+        gc.unfreeze()
+        before = any(o is survivor for o in gc.get_objects())
+        collector.start()
+        try:
+            while collector.collections[0] < 3:
+                collector.collected.clear()
+                await asyncio.wait_for(collector.collected.wait(), 30)
+        finally:
+            await collector.stop()
+        after = any(o is survivor for o in gc.get_objects())
+        return before, after, gc.get_freeze_count(), collector.collections
+
+    try:
+        before, after, frozen, collections = asyncio.run(body())
+    finally:
+        gc.unfreeze()  # leave the test process as it was
+    assert before  # walked by collections before the schedule ran
+    assert not after  # frozen: no generation holds it now
+    assert frozen > 0
+    assert collections[2] == 0
