@@ -266,14 +266,16 @@ def test_the_wal_starts_again_under_a_steady_load(tmp_path: Path) -> None:
         await steady(0, CHECKPOINT_PIECES - 10)  # one checkpoint's worth, none run yet
         one = os.path.getsize(wal)
         sizes = []
-        for k in range(1, 7):
+        for k in range(1, 11):
             await steady(k * CHECKPOINT_PIECES, CHECKPOINT_PIECES)
             sizes.append(os.path.getsize(wal))
         stats = db.writer.stats
         return one, sizes, stats.checkpoints, stats.checkpoints_busy
 
     one, sizes, checkpoints, busy = run_with_db(url, body)
-    assert checkpoints >= 4
+    assert checkpoints >= 5
     assert busy < checkpoints
-    # without a restart the file would hold all seven checkpoints' worth by now
-    assert max(sizes) < 3 * one, (one, sizes)
+    # the file stops growing once the WAL starts again (a checkpoint slowed by a busy machine
+    # may let it grow a little first); without a restart it grows by a checkpoint's worth
+    # at each step: 5 more over the last five
+    assert sizes[-1] - sizes[-6] < 2 * one, (one, sizes)
