@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import os
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -104,7 +103,7 @@ def _draws() -> Iterator[int]:
     """Uniform 32-bit numbers from the OS's cryptographic source, a few hundred bytes a read
     (one system call a deal where ``SystemRandom`` made one for every swap)."""
     while True:
-        block = os.urandom(256)
+        block = secrets.token_bytes(256)
         yield from (int.from_bytes(block[i : i + 4], "little") for i in range(0, 256, 4))
 
 
@@ -125,7 +124,7 @@ def fresh_deal() -> Deal:
     for i in range(len(order) - 1, 0, -1):
         j = _below(i + 1, draws)
         order[i], order[j] = order[j], order[i]
-    block = os.urandom(52 * SALT_BYTES)
+    block = secrets.token_bytes(52 * SALT_BYTES)
     salts = [block[k : k + SALT_BYTES] for k in range(0, len(block), SALT_BYTES)]
     return Deal.from_order(order, salts)
 

@@ -376,6 +376,11 @@ class GroupWriter:
                 self._checkpoint.add_done_callback(self._checkpointed)
             return outcomes
 
+    @property
+    def checkpointing(self) -> bool:
+        """Whether a checkpoint of SQLite's WAL is running now (on its thread)."""
+        return self._checkpoint is not None
+
     def _checkpoint_now(self) -> tuple[int, int, int]:
         """Copy the WAL into the database file (and sync it), on a thread and a connection of
         its own, then start the WAL again from its beginning.
