@@ -24,7 +24,8 @@ the loop and tries again — so no statement after it ever waits, and a batch is
 milliseconds of work. (On a thread of its own it queued for the interpreter lock behind the loop
 at every statement, holding SQLite's write lock all the while: stalls of a second and
 ``database is locked`` for everyone else.) Its WAL checkpoints, which sync the disk, run on a
-worker thread every few hundred pieces. On PostgreSQL the batch runs on a pooled asyncpg
+worker thread every few hundred pieces and start the WAL again
+(:meth:`GroupWriter._checkpoint_now`). On PostgreSQL the batch runs on a pooled asyncpg
 connection through :meth:`~sqlalchemy.ext.asyncio.AsyncConnection.run_sync`.
 """
 
@@ -189,12 +190,12 @@ class Prepared:
     """A statement of the group writer's pieces, built once and run many times.
 
     On the writer's own SQLite connection it runs straight on the ``sqlite3`` cursor, compiled
-    once for each set of parameter names: SQLAlchemy's execution machinery (its execution
-    context, result and events) was 6–7 µs of each such statement's 10, and a hand runs about
-    twenty (issue 33,
-    ``benchmarks/README.md``). Only plain values are bound (numbers, text, ``None``), which the
-    ``sqlite3`` module takes as SQLAlchemy would. Elsewhere (asyncpg under the writer's
-    ``run_sync``, aiosqlite) it runs through SQLAlchemy as before."""
+    once for each set of parameter names, each value converted by its column's type as
+    SQLAlchemy would: SQLAlchemy's execution machinery (its execution context, result and
+    events) was 6–7 µs of each such statement's 10, and a hand runs about twenty (issue 33,
+    ``benchmarks/README.md``). A statement whose column has a default SQLAlchemy computes, or
+    whose result it converts, still goes through SQLAlchemy, as every statement does elsewhere
+    (asyncpg under the writer's ``run_sync``, aiosqlite)."""
 
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
