@@ -240,6 +240,10 @@ def test_prepared_statements_write_what_sqlalchemy_writes(tmp_path: Path) -> Non
         write.run(conn, entry)
         with pytest.raises(IntegrityError):  # the same action id at the same table
             write.run(conn, entry)
+        with pytest.raises(KeyError):  # a row short of a value: an error, never a NULL
+            journal._SEAT_HAND.run(
+                conn, [{"hand_id": hand, "seat": 0, "user_id": 1}, {"hand_id": hand, "seat": 1}]
+            )
 
 
 def test_the_wal_starts_again_under_a_steady_load(tmp_path: Path) -> None:

@@ -248,7 +248,8 @@ class Prepared:
                 compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
                 for name in order
             )
-            fixed = dict(compiled.construct_params({}, _check=False))
+            given = dict(compiled.construct_params({}, _check=False))
+            fixed = {name: given[name] for name in order if not compiled.binds[name].required}
             plain = _Plain(compiled.string, order, convert, fixed)
         self._compiled[keys] = plain
         return plain
@@ -258,7 +259,8 @@ class Prepared:
 class _Plain:
     """A statement compiled for SQLite: its text, and how a row of parameters is bound (in
     order, each value through its type's conversion as SQLAlchemy would; a value written in
-    the statement itself, such as ``status = 'playing'``, from ``fixed``)."""
+    the statement itself, such as ``status = 'playing'``, from ``fixed``; a row without a
+    value the statement needs is a ``KeyError``, never a silent NULL)."""
 
     sql: str
     order: tuple[str, ...]
