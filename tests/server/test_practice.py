@@ -370,7 +370,7 @@ def test_a_run_over_pays_out_and_closes_its_table_by_itself(
                     f"after 45 s the run is {done['status']}, the wallet holds {balance} (whole: "
                     f"{GRANT + moved}) and the table is {table}"
                 )
-            time.sleep(0.2)  # polling the condition (nothing to wait on: nobody is at the table)
+            time.sleep(0.2)  # allowed: polled; nobody is at the table to be told
         assert done["played"] == 1
         # the run no longer counts against the player's limit
         assert ann.request("GET", "/api/practice/duplicate")["runs"][0]["status"] == ends

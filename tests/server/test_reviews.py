@@ -349,7 +349,7 @@ def test_a_worker_that_dies_mid_review_sends_it_back_to_the_queue(settings: Sett
         deadline = time.monotonic() + 60
         while ann.request("GET", f"/api/hands/{hand}/review")["total"] is None:  # it reviews
             assert time.monotonic() < deadline, "the worker never started the review"
-            time.sleep(0.02)
+            time.sleep(0.02)  # allowed: the room tells no one a review started; its API is polled
         workers = multiprocessing.active_children()  # the room runs in a thread of this process
         assert workers
         for worker in workers:
