@@ -106,6 +106,11 @@ table did: 1 is the move before issue 32 (a history or journal whose ``start_han
 version), 2 keeps a board alive where it can and goes for fantasyland."""
 
 
+def is_autoplay_version(value: Any) -> bool:
+    """Whether ``value`` (read from JSON) names a version of the automatic moves."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= AUTOPLAY
+
+
 @quick_init
 @dataclass(frozen=True, kw_only=True)
 class StartHand:
@@ -270,7 +275,7 @@ def action_from_json(data: Any) -> Action:
         if name in _CARD_FIELDS:
             values[name] = tuple(cards_from_json(value, f"{kind} {name}"))
         elif name == "autoplay":
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= AUTOPLAY:
+            if not is_autoplay_version(value):
                 raise _bad(f"autoplay must be a version of the automatic moves, 1 to {AUTOPLAY}.")
             values[name] = value
         elif name in ("seat", "stack", "amount", "value"):

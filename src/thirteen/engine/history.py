@@ -38,6 +38,7 @@ from thirteen.engine.actions import (
     StartHand,
     action_from_json,
     action_to_json,
+    is_autoplay_version,
 )
 from thirteen.engine.cards import Card, format_cards, parse_cards
 from thirteen.engine.deck import SALT_BYTES, Deal, Opening
@@ -357,7 +358,7 @@ def read_history(data: Any) -> ReadHistory:
     json_object(first, ("type", "at"), "The deal (action 1)", optional=("autoplay",))
     start_at = seconds(first["at"], "Action 1's at")
     autoplay = first.get("autoplay", 1)
-    if isinstance(autoplay, bool) or not isinstance(autoplay, int) or not 1 <= autoplay <= AUTOPLAY:
+    if not is_autoplay_version(autoplay):
         raise bad_history(
             f"The deal's autoplay is a version of the automatic moves, 1 to {AUTOPLAY}."
         )
