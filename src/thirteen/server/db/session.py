@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event, select, text, update
+from sqlalchemy import event, exc, select, text, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -60,11 +61,28 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
+BUSY_TIMEOUT_MS = 10_000
+"""How long a SQLite request waits for another connection's write to end before it gives up
+(answered ``503 busy``: :func:`database_busy`)."""
+
+
+def database_busy(error: BaseException) -> bool:
+    """Whether ``error`` says the database was too busy to take the request, which then wrote
+    nothing: SQLite's write lock not had within :data:`BUSY_TIMEOUT_MS`, or no pooled
+    connection free in time."""
+    if isinstance(error, exc.TimeoutError):
+        return True
+    orig = error.orig if isinstance(error, exc.OperationalError) else None
+    return isinstance(orig, sqlite3.OperationalError) and (
+        "locked" in str(orig) or "busy" in str(orig)
+    )
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
 
@@ -182,4 +200,4 @@ class Database:
         await self.engine.dispose()
 
 
-__all__ = ["Database", "is_sqlite", "make_engine", "migrate", "migrate_sync"]
+__all__ = ["Database", "database_busy", "is_sqlite", "make_engine", "migrate", "migrate_sync"]

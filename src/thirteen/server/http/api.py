@@ -10,12 +10,13 @@ from fastapi import Depends, FastAPI, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
 from thirteen.engine.errors import RuleError
-from thirteen.server.db.session import Database
+from thirteen.server.db.session import Database, database_busy
 from thirteen.server.money.accounts import Accounts, Me
 from thirteen.server.money.throttle import RateLimitError, Throttle
 from thirteen.server.settings import Settings
@@ -41,6 +42,7 @@ STATUS_BY_CODE = {
     "key_reused": 409,
     "seat_taken": 409,
     "rate_limited": 429,
+    "busy": 503,
     "review_queue_full": 429,
     "bad_review": 400,
     "bad_cards": 422,
@@ -200,7 +202,16 @@ async def _http_error(_request: Request, exc: Exception) -> Response:
     return response
 
 
+BUSY_SENTENCE = "The room is too busy to answer this now; nothing was changed. Please try again."
+BUSY_RETRY_SECONDS = 1
+
+
 async def _unexpected(_request: Request, exc: Exception) -> Response:
+    if database_busy(exc):  # a moment's congestion, not a fault: the client may simply retry
+        log.warning("database busy", extra={"error": type(exc).__name__})
+        response = error_response("busy", BUSY_SENTENCE)
+        response.headers["retry-after"] = str(BUSY_RETRY_SECONDS)
+        return response
     log.exception("unexpected error", exc_info=exc)
     return error_response(
         "internal", "Something went wrong on our side; nothing was changed. Please try again.", 500
@@ -244,6 +255,9 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RuleError, _rule_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    # the database's own errors are answered here, not re-raised to the server's log as
+    # Exception's handler would (a busy database: 503 with Retry-After)
+    app.add_exception_handler(SQLAlchemyError, _unexpected)
     app.add_exception_handler(Exception, _unexpected)
     app.add_middleware(HttpLimit)
     app.add_middleware(SecurityHeaders)
