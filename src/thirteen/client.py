@@ -244,6 +244,11 @@ class TableConnection:
             return self._answers[ident]
         return self.wait(lambda f: f.get("id") == ident and f["type"] in ("ack", "error"), timeout)
 
+    def forget_answer(self, ident: str) -> None:
+        """Forget the answer to ``ident`` already received, so that :meth:`answer` waits for
+        the room's next one (to an action sent again with the same id)."""
+        self._answers.pop(ident, None)
+
     def do(self, action: dict[str, Any], **kwargs: Any) -> Frame:
         """Act and wait for the answer; :class:`RoomError` when it is refused."""
         answer = self.answer(self.act(action, **kwargs))

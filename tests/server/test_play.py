@@ -8,11 +8,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from play import check_no_leak, play
 
-from thirteen.client import RoomClient, RoomError
+from thirteen.client import RoomClient, RoomError, TableConnection
 from thirteen.engine.rules import PRESETS, get_rules
 from thirteen.server.db.session import Database
 from thirteen.server.money.audit import audit
@@ -99,18 +100,25 @@ def test_protocol_refusals_change_nothing(room: str, boss: RoomClient) -> None:
         conn.close()
 
 
+def resend(conn: TableConnection, action: dict[str, Any], ident: str) -> dict[str, Any]:
+    """The room's new answer to ``action`` sent again as ``ident`` (not the client's memory of
+    the first one)."""
+    conn.forget_answer(ident)
+    return conn.answer(conn.act(action, ident=ident))
+
+
 def test_a_repeated_action_id_gets_the_same_answer(room: str, boss: RoomClient) -> None:
     table = boss.create_table("ofc", bots=1, bot_level="heuristic", max_buy_in=400)
     with RoomClient(room) as ann:
         ann.sign_up("ann", "password of A-N-N")
         conn = ann.open_table(table["id"])
         first = conn.do({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1")
-        again = conn.answer(conn.act({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1"))
+        again = resend(conn, {"type": "sit", "seat": 1, "buy_in": 300}, "sit-1")
         assert again == first
         assert ann.me()["balance"] == 10_000 - 300
         # after a reconnect, the same id is still answered the same way and moves nothing
         conn.reconnect()
-        third = conn.answer(conn.act({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1"))
+        third = resend(conn, {"type": "sit", "seat": 1, "buy_in": 300}, "sit-1")
         assert third == first
         assert ann.me()["balance"] == 10_000 - 300
         conn.close()
@@ -180,3 +188,25 @@ def test_admins_export_everything_and_it_verifies(
             check=False,
         )
         assert checked.returncode == code, checked.stdout + checked.stderr
+
+
+def test_an_answer_the_table_forgot_is_still_answered_from_the_journal(
+    room: str, boss: RoomClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table remembers its last few answers (``REMEMBERED_ANSWERS``); an accepted action's id
+    sent again after the table forgot it gets its ``ack`` from the journal, and moves nothing."""
+    from thirteen.server.tables import requests
+
+    monkeypatch.setattr(requests, "REMEMBERED_ANSWERS", 3)
+    table = boss.create_table("ofc", bots=1, bot_level="heuristic", max_buy_in=400)
+    with RoomClient(room) as ann:
+        ann.sign_up("ann", "password of A-N-N")
+        conn = ann.open_table(table["id"])
+        first = conn.do({"type": "sit", "seat": 1, "buy_in": 300}, ident="sit-1")
+        for n in range(5):  # five answers more: the table's memory of "sit-1" is gone
+            with pytest.raises(RoomError):
+                conn.do({"type": "top_up", "amount": 10**9}, ident=f"too-much-{n}")
+        again = resend(conn, {"type": "sit", "seat": 1, "buy_in": 300}, "sit-1")
+        assert again == first
+        assert ann.me()["balance"] == 10_000 - 300
+        conn.close()

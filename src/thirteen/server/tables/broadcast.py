@@ -28,6 +28,7 @@ RECENT_EVENTS = 64
 """Accepted actions whose events a reconnecting client can be sent again: a few hands' worth
 (a client away longer gets the whole view without them). Each costs about 4.6 KB of memory —
 512 of them were 2.3 MB a table, half a room's memory at 1,000 tables an hour in (issue 33)."""
+HOUR = 3600.0
 CLOSED_SENTENCE = "This table has closed."
 PRIVATE_SENTENCE = (
     "This is an event's table: only its players and the event's director may open it while "
@@ -82,7 +83,8 @@ class Broadcaster:
         self.watchers: set[Watcher] = set()
         self.recent: deque[tuple[int, tuple[Event, ...]]] = deque(maxlen=RECENT_EVENTS)
         self.hands_done: deque[float] = deque(maxlen=1000)
-        """When the table's last hands settled (the lobby shows hands an hour)."""
+        """When the table's hands of the last hour settled, the last 1,000 at most (the lobby
+        shows hands an hour)."""
         self._presence: list[int] = []
         """The connected seats the watchers were last told of."""
 
@@ -214,12 +216,16 @@ class Broadcaster:
 
     # ------------------------------------------------------------------ the lobby
     def hand_played(self) -> None:
-        self.hands_done.append(now())
+        at = now()
+        done = self.hands_done
+        while done and done[0] < at - HOUR:  # only the last hour's are kept
+            done.popleft()
+        done.append(at)
 
     def lobby_entry(self) -> dict[str, Any]:
         state, settings = self.table.state, self.table.settings
         taken = sum(1 for s in state.seats if s is not None)
-        cutoff = now() - 3600
+        cutoff = now() - HOUR
         recent = [t for t in self.hands_done if t >= cutoff]
         rules = state.rules
         entry = settings.to_json(rules)

@@ -24,8 +24,11 @@ from thirteen.server.tables.journal import Journal
 from thirteen.server.tables.live import Accept, LiveTable, now
 from thirteen.server.tables.protocol import SEAT_ACTIONS, ProtocolError, error_frame
 
-REMEMBERED_ANSWERS = 4096
-"""Answers to action ids an owner keeps (the oldest forgotten first; the journal knows them)."""
+REMEMBERED_ANSWERS = 64
+"""Answers to action ids a table keeps (the oldest forgotten first; the journal still answers
+an accepted one): a client sends again only what was in flight when its connection broke, a
+few actions a player. 4096 a table were ~1.8 MB each when full — at 1,000 tables most of a
+room's memory growth in an hour's soak (issue 33)."""
 
 
 @dataclass
