@@ -15,7 +15,14 @@ from typing import Any
 import uvicorn
 from prometheus_client import start_http_server
 
-from thirteen.server.heap import PauseMeter, ScheduledCollector, collector_for, settle_heap
+from thirteen.server.heap import (
+    HeapTrimmer,
+    PauseMeter,
+    ScheduledCollector,
+    collector_for,
+    settle_heap,
+    trimmer_for,
+)
 from thirteen.server.http.app import create_app
 from thirteen.server.http.sockets import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
 from thirteen.server.logs import configure_logging
@@ -77,6 +84,7 @@ class RoomServer(uvicorn.Server):
         between actions (:mod:`thirteen.server.heap`; not in a test's process, which serves
         many rooms in turn)."""
         self.collector: ScheduledCollector | None = None
+        self.trimmer: HeapTrimmer | None = None
         self.pauses: PauseMeter | None = None
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -89,6 +97,9 @@ class RoomServer(uvicorn.Server):
             self.collector = collector_for(state.settings)
             if self.collector is not None:
                 self.collector.start()
+            self.trimmer = trimmer_for(state.settings)
+            if self.trimmer is not None:
+                self.trimmer.start()
         self.ready.set()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
@@ -98,6 +109,8 @@ class RoomServer(uvicorn.Server):
         await super().shutdown(sockets)
         if self.collector is not None:
             await self.collector.stop()
+        if self.trimmer is not None:
+            await self.trimmer.stop()
         if self.pauses is not None:
             self.pauses.remove()
 

@@ -131,6 +131,14 @@ class Settings(BaseSettings):
         "them (about 2 s at 1,000 tables); it frees cycles of objects that became garbage "
         "after their first collection, which a room makes next to none of.",
     )
+    malloc_trim_seconds: float = Field(
+        default=60.0,
+        ge=0.0,
+        le=86_400.0,
+        description="Seconds between two returns of the C allocator's free memory to the "
+        "system (glibc's malloc_trim, a few milliseconds in a worker thread; 0: never). "
+        "Without it a room whose sockets come and go grows by the memory they freed.",
+    )
     review_workers: int = Field(
         default=1,
         ge=0,
