@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from thirteen.engine.cards import Card, format_cards
+from thirteen.engine.cards import Card, card_name
 from thirteen.engine.records import quick_init
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
@@ -237,7 +237,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     for name in names:
         value = getattr(event, name)
         if name in ("cards", "front", "middle", "back") and isinstance(value, tuple):
-            out[name] = " ".join("??" if c < 0 else format_cards([c]) for c in value)
+            out[name] = " ".join(map(_CARD_TEXT.__getitem__, value))
         elif isinstance(value, tuple):
             out[name] = [list(v) if isinstance(v, tuple) else v for v in value]
         else:
@@ -245,5 +245,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return out
 
 
+_CARD_TEXT: dict[Card, str] = {-1: "??", **{c: card_name(c) for c in range(52)}}
+"""Each card's name in an event, a hidden one (``-1``) as ``??``."""
 _EVENT_FIELDS: dict[type, tuple[str, ...]] = {}
 """Each event type's field names, looked up once (events go out with every action)."""

@@ -136,11 +136,12 @@ class Broadcaster:
         self.recent.append((table.state.state_id, events))
         frames: dict[int | None, dict[str, Any]] = {}
         connected = self.connected()  # once for every frame of the action
+        shown: dict[int, dict[str, Any]] = {}  # an event every seat sees alike, once
         for watcher in list(self.watchers):
             seat = table.seat_of(watcher.user_id)
             frame = frames.get(seat)
             if frame is None:
-                frame = frames[seat] = self._frame("update", seat, events, connected)
+                frame = frames[seat] = self._frame("update", seat, events, connected, shown)
             watcher.offer(frame)
             if watcher.dropped:
                 self.watchers.discard(watcher)
@@ -183,12 +184,27 @@ class Broadcaster:
         seat: int | None,
         events: tuple[Event, ...],
         connected: list[int] | None = None,
+        shown: dict[int, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         """A watcher's frame (``connected``: the seats :meth:`connected` gives, when the
-        caller has them already)."""
+        caller has them already; ``shown``: the JSON of the events already written for
+        another seat of the same action, by the event's identity — what redacting leaves
+        alone is the same for every seat, and frames are read-only)."""
         table = self.table
         state = table.state
-        shown = [event_to_json(r) for e in events if (r := redact(e, seat)) is not None]
+        written = {} if shown is None else shown
+        out: list[dict[str, Any]] = []
+        for e in events:
+            r = redact(e, seat)
+            if r is None:
+                continue
+            if r is not e:  # this seat's own copy
+                out.append(event_to_json(r))
+                continue
+            text = written.get(id(e))
+            if text is None:
+                text = written[id(e)] = event_to_json(e)
+            out.append(text)
         who = table.seated.get(seat) if seat is not None else None
         bank = who.time_bank(table.settings.time_bank_seconds, now()) if who else None
         return {
@@ -198,7 +214,7 @@ class Broadcaster:
             "server_time": now(),
             "seat": seat,
             "time_bank": None if bank is None else round(bank, 1),
-            "events": shown,
+            "events": out,
             "view": view_to_json(view(state, seat)),
             "connected": self.connected() if connected is None else connected,
         }
