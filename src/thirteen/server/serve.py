@@ -14,6 +14,7 @@ from typing import Any
 
 import uvicorn
 from prometheus_client import start_http_server
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from thirteen.server.heap import (
     HeapTrimmer,
@@ -40,6 +41,23 @@ theirs for reuse for less — ``thirteen.client.KEEPALIVE_EXPIRY`` — or a requ
 close)."""
 
 
+class SocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (on the ``websockets`` library's sans-I/O core), freeing a
+    closed socket at once.
+
+    The core parses frames in a generator that refers back to it — a cycle — and finishes it
+    only when told the stream ended, which uvicorn never tells it. So every closed socket, its
+    compression state with it (about 45 KB), waited for a full collection of the garbage
+    collector: never, under the room's scheduled collector (``server/heap.py``), and rarely
+    under Python's own. 200 sockets opened and closed grew a room by ~9 MB, forty times in a
+    row (issue 33; ``benchmarks/README.md``). Closing the parser when the connection is lost
+    breaks the cycle: nothing reads from the connection after that."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.conn.parser.close()
+
+
 def uvicorn_config(
     app: Any,
     *,
@@ -54,7 +72,7 @@ def uvicorn_config(
         app,
         host=host,
         port=port,
-        ws="websockets-sansio",
+        ws=SocketProtocol,
         ws_per_message_deflate=compression,
         ws_ping_interval=PING_INTERVAL,
         ws_ping_timeout=PING_TIMEOUT,
