@@ -20,10 +20,11 @@ middle and full generations walk every live object (at 1,000 tables: 28–48 ms 
   ``THIRTEEN_GC=automatic`` keeps Python's own collection.
 - Either way every collection's pause is in ``thirteen_gc_pause_seconds`` by generation.
 - :class:`HeapTrimmer` (``THIRTEEN_MALLOC_TRIM_SECONDS``, every minute): the C library's
-  allocator keeps memory freed in the middle of its heap for reuse instead of giving it back,
-  and a room whose sockets come and go (each ~50 KB of compression state) left more of it
-  behind each time: 200 sockets opened and closed grew the room by ~10 MB, every time, with
-  nothing of them alive. ``malloc_trim`` hands the free pages back (3–10 ms, off the loop).
+  allocator keeps memory freed in the middle of its heap for its own reuse rather than give it
+  back; ``malloc_trim`` hands those pages back (3–10 ms, in a worker thread). It makes the
+  room's RSS say what the room uses after a burst (a one-table room 30–40 MB lower after each
+  of its trims among sockets coming and going; 13 MiB at 1,000 tables), it does not stop a
+  leak: what grew without end was a cycle per closed socket (``serve.SocketProtocol``).
 
 May import: settings, metrics.
 """

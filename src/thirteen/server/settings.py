@@ -136,8 +136,8 @@ class Settings(BaseSettings):
         ge=0.0,
         le=86_400.0,
         description="Seconds between two returns of the C allocator's free memory to the "
-        "system (glibc's malloc_trim, a few milliseconds in a worker thread; 0: never). "
-        "Without it a room whose sockets come and go grows by the memory they freed.",
+        "system (glibc's malloc_trim, a few milliseconds in a worker thread; 0: never), so "
+        "that the process's RSS says what the room uses after a burst of sockets or requests.",
     )
     review_workers: int = Field(
         default=1,
