@@ -71,9 +71,8 @@ def test_a_closed_socket_is_freed_without_waiting_for_a_full_collection(tmp_path
                 with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
                     assert json.loads(ws.recv(timeout=30))["type"] == "snapshot"
             deadline = time.monotonic() + 10
-            # allowed: the room's thread sees the sockets closed a moment later; nothing says when
             while server_sockets() and time.monotonic() < deadline:
-                time.sleep(0.01)
+                time.sleep(0.01)  # allowed: the room sees a close a moment later; nothing says
             assert server_sockets() == 0
         finally:
             gc.enable()
