@@ -9,28 +9,18 @@ from pathlib import Path
 
 import httpx
 import pytest
+from services import serve_in_thread, sqlite_settings
 
 from thirteen.server.db import session
 from thirteen.server.http.app import create_app
-from thirteen.server.serve import serve_in_thread
-from thirteen.server.settings import Settings, load_settings
 
 
 @pytest.fixture
 def room_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Path]]:
     """A room on SQLite whose requests wait 50 ms, not 10 s, for another connection's write."""
     monkeypatch.setattr(session, "BUSY_TIMEOUT_MS", 50)
-    database = tmp_path / "room.db"
-    settings: Settings = load_settings(
-        database_url=f"sqlite+aiosqlite:///{database}",
-        data_dir=tmp_path,
-        argon2_memory_kib=8192,
-        argon2_time_cost=1,
-        default_tables=False,
-        rate_limits=False,
-    )
-    with serve_in_thread(create_app(settings)) as url:
-        yield url, database
+    with serve_in_thread(create_app(sqlite_settings(tmp_path, rate_limits=False))) as url:
+        yield url, tmp_path / "room.db"
 
 
 def test_a_busy_database_is_503_busy_and_writes_nothing(room_file: tuple[str, Path]) -> None:

@@ -82,7 +82,30 @@ class PauseMeter:
             gc.callbacks.remove(self)
 
 
-class ScheduledCollector:
+class _Repeating:
+    """Work done every ``every`` seconds by a task of the loop (:meth:`_run`), from
+    :meth:`start` until :meth:`stop`."""
+
+    name = "repeating"
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=self.name)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+
+class ScheduledCollector(_Repeating):
     """Collection at times the room chooses (``THIRTEEN_GC=scheduled``; module notes).
 
     Every ``every`` seconds the youngest generation — what was made since the last tick and
@@ -95,24 +118,22 @@ class ScheduledCollector:
     :meth:`start` turns automatic collection off and runs the schedule as a task; :meth:`stop`
     ends it and turns automatic collection back on."""
 
+    name = "collector"
+
     def __init__(self, every: float, full_every: float) -> None:
-        self.every = every
+        super().__init__(every)
         self.full_every = full_every
         self.collections = [0, 0, 0]
         """Collections this schedule ran, by generation (young, -, full)."""
         self.collected = asyncio.Event()
         """Set after each collection (cleared by whoever waits for the next)."""
-        self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         gc.disable()
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="collector")
+        super().start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        await super().stop()
         gc.enable()
 
     async def _run(self) -> None:
@@ -164,25 +185,17 @@ def trim_heap() -> bool:
     return MALLOC_TRIM is not None and MALLOC_TRIM(0) == 1
 
 
-class HeapTrimmer:
+class HeapTrimmer(_Repeating):
     """:func:`trim_heap` every ``every`` seconds, in a worker thread (module notes)."""
 
+    name = "heap-trimmer"
+
     def __init__(self, every: float) -> None:
-        self.every = every
+        super().__init__(every)
         self.trims = 0
         """Trims run so far."""
         self.trimmed = asyncio.Event()
         """Set after each trim (cleared by whoever waits for the next)."""
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="heap-trimmer")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
 
     async def _run(self) -> None:
         while True:

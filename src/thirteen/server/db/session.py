@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from thirteen.server.db.models import DuplicateEvent, GameTable, Tournament, User
-from thirteen.server.db.writer import GroupWriter
+from thirteen.server.db.writer import GroupWriter, lock_taken
 
 T = TypeVar("T")
 Lockable = TypeVar("Lockable", Tournament, DuplicateEvent, GameTable, User)
@@ -73,9 +73,7 @@ def database_busy(error: BaseException) -> bool:
     if isinstance(error, exc.TimeoutError):
         return True
     orig = error.orig if isinstance(error, exc.OperationalError) else None
-    return isinstance(orig, sqlite3.OperationalError) and (
-        "locked" in str(orig) or "busy" in str(orig)
-    )
+    return isinstance(orig, sqlite3.OperationalError) and lock_taken(orig)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

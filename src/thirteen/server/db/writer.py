@@ -159,11 +159,18 @@ def _sqlite_writer_engine(url: str) -> Engine | None:
         try:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         except OperationalError as error:
-            if "locked" in str(error) or "busy" in str(error):
+            if lock_taken(error):
                 raise WriterBusyError(error) from error
             raise
 
     return engine
+
+
+def lock_taken(error: BaseException) -> bool:
+    """Whether SQLite refused ``error``'s statement because another connection held the lock
+    (``database is locked``/``busy``), so nothing of it was done."""
+    text = str(error)
+    return "locked" in text or "busy" in text
 
 
 @dataclass
@@ -435,4 +442,5 @@ __all__ = [
     "WriterBusyError",
     "WriterStats",
     "inserted_id",
+    "lock_taken",
 ]
