@@ -76,3 +76,65 @@ def test_a_closed_socket_is_freed_without_waiting_for_a_full_collection(tmp_path
             assert server_sockets() == 0
         finally:
             gc.enable()
+
+
+@pytest.mark.parametrize("takeover", [True, False])
+def test_fast_deflate_writes_what_a_client_inflates(takeover: bool) -> None:
+    """Frames compressed by ISA-L (:class:`FastDeflate`) are inflated by the ``websockets``
+    client's own zlib side, whole or in fragments, with context takeover or a fresh compressor
+    each message; and they are ISA-L's bytes, not zlib's."""
+    import zlib
+
+    from isal import isal_zlib
+    from websockets.frames import Frame, Opcode
+
+    from thirteen.server.serve import DEFLATE_LEVEL, WINDOW_BITS, FastDeflate
+
+    server = FastDeflate(False, not takeover, WINDOW_BITS, WINDOW_BITS)
+    client = PerMessageDeflate(not takeover, False, WINDOW_BITS, WINDOW_BITS)
+    messages = [json.dumps({"n": i, "view": "As Kd Qh " * (i + 20)}).encode() for i in range(12)]
+    isal = isal_zlib.compressobj(DEFLATE_LEVEL, isal_zlib.DEFLATED, -WINDOW_BITS)
+    default = zlib.compressobj(wbits=-WINDOW_BITS, memLevel=5)
+    differs = False
+    for i, message in enumerate(messages):
+        if i % 3 == 2:  # in two fragments
+            parts = [
+                Frame(Opcode.TEXT, message[:40], fin=False),
+                Frame(Opcode.CONT, message[40:], fin=True),
+            ]
+        else:
+            parts = [Frame(Opcode.TEXT, message)]
+        sent = [server.encode(p) for p in parts]
+        assert [f.rsv1 for f in sent] == [True] + [False] * (len(sent) - 1)
+        assert b"".join(bytes(client.decode(f).data) for f in sent) == message
+        if not takeover:
+            isal = isal_zlib.compressobj(DEFLATE_LEVEL, isal_zlib.DEFLATED, -WINDOW_BITS)
+            default = zlib.compressobj(wbits=-WINDOW_BITS, memLevel=5)
+        expected = b"".join(
+            isal.compress(p.data) + isal.flush(isal_zlib.Z_SYNC_FLUSH) for p in parts
+        )
+        assert b"".join(bytes(f.data) for f in sent) == expected[:-4]
+        zlibs = b"".join(default.compress(p.data) + default.flush(zlib.Z_SYNC_FLUSH) for p in parts)
+        differs = differs or zlibs[:-4] != expected[:-4]
+    assert differs
+    ping = Frame(Opcode.PING, b"x")
+    assert server.encode(ping) is ping
+
+
+def test_the_room_compresses_with_fast_deflate(tmp_path: Path) -> None:
+    """A socket that offers permessage-deflate gets :class:`FastDeflate` on the room's side."""
+    import gc
+
+    from thirteen.server.serve import FastDeflate
+
+    def fast_deflates() -> int:
+        return sum(1 for o in gc.get_objects() if type(o) is FastDeflate)
+
+    settings = sqlite_settings(tmp_path)
+    with serve_in_thread(create_app(settings)) as url, RoomClient(url) as boss:
+        boss.sign_up("boss", "the chief's password")
+        table = boss.create_table("chinese-1-6", bots=0)
+        before = fast_deflates()
+        with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
+            assert json.loads(ws.recv(timeout=30))["type"] == "snapshot"
+            assert fast_deflates() == before + 1

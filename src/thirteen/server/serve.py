@@ -8,13 +8,21 @@ from __future__ import annotations
 import signal
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import uvicorn
+from isal import isal_zlib
 from prometheus_client import start_http_server
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.base import Extension, ServerExtensionFactory
+from websockets.extensions.permessage_deflate import (
+    PerMessageDeflate,
+    ServerPerMessageDeflateFactory,
+)
+from websockets.frames import CTRL_OPCODES, Frame, Opcode
+from websockets.typing import ExtensionParameter
 
 from thirteen.server.heap import (
     HeapTrimmer,
@@ -41,6 +49,83 @@ theirs for reuse for less — ``thirteen.client.KEEPALIVE_EXPIRY`` — or a requ
 close)."""
 
 
+DEFLATE_LEVEL = 1
+"""ISA-L's level for the frames a room compresses (0-3; :class:`FastDeflate`)."""
+WINDOW_BITS = 12
+"""The compression window both ways (4 KiB, as uvicorn's own choice): a frame refers back to
+what the socket was last sent, and a socket's compressor stays small."""
+
+
+class FastDeflate(PerMessageDeflate):
+    """permessage-deflate (RFC 7692) whose frames are compressed by Intel's ISA-L at level
+    :data:`DEFLATE_LEVEL` instead of by zlib at its default level: the same deflate stream any
+    client inflates, in half the time, for about a third more bytes on the wire (480 real
+    frames of Chinese Poker hands, each compressed after the last as on a socket: 12.0 µs and
+    15.6× smaller with zlib, 5.8 µs and 7.4× with ISA-L; its compressor is also smaller, about
+    27 KiB against 34; ``benchmarks/README.md``, "the compressor"). The window stays the one
+    negotiated; messages in are inflated by zlib as before."""
+
+    def __init__(
+        self,
+        remote_no_context_takeover: bool,
+        local_no_context_takeover: bool,
+        remote_max_window_bits: int,
+        local_max_window_bits: int,
+        compress_settings: dict[Any, Any] | None = None,
+    ) -> None:
+        # told "no context takeover", the parent makes no compressor of its own (zlib's)
+        super().__init__(
+            remote_no_context_takeover,
+            True,
+            remote_max_window_bits,
+            local_max_window_bits,
+            compress_settings,
+        )
+        self.local_no_context_takeover = local_no_context_takeover
+        self.encoder = self._compressor()
+
+    def _compressor(self) -> Any:
+        return isal_zlib.compressobj(DEFLATE_LEVEL, isal_zlib.DEFLATED, -self.local_max_window_bits)
+
+    def encode(self, frame: Frame) -> Frame:
+        if frame.opcode in CTRL_OPCODES:
+            return frame
+        first = frame.opcode is not Opcode.CONT
+        if first and self.local_no_context_takeover:
+            self.encoder = self._compressor()
+        data = self.encoder.compress(frame.data) + self.encoder.flush(isal_zlib.Z_SYNC_FLUSH)
+        if frame.fin:  # the sync flush's empty block (00 00 ff ff) ends a message unsent
+            data = data[:-4]
+        return Frame(frame.opcode, data, frame.fin, first, frame.rsv2, frame.rsv3)
+
+
+class FastDeflateFactory(ServerPerMessageDeflateFactory):
+    """The server's side of the negotiation, as the ``websockets`` library makes it, with
+    :class:`FastDeflate` as the extension agreed on."""
+
+    def process_request_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
+        response, agreed = super().process_request_params(params, accepted_extensions)
+        return response, FastDeflate(
+            agreed.remote_no_context_takeover,
+            agreed.local_no_context_takeover,
+            agreed.remote_max_window_bits,
+            agreed.local_max_window_bits,
+        )
+
+
+def deflate_offer() -> list[ServerExtensionFactory]:
+    """What the room agrees to when a client offers permessage-deflate."""
+    return [
+        FastDeflateFactory(
+            server_max_window_bits=WINDOW_BITS,
+            client_max_window_bits=WINDOW_BITS,
+            compress_settings={"memLevel": 5},
+        )
+    ]
+
+
 class SocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (on the ``websockets`` library's sans-I/O core), freeing a
     closed socket at once.
@@ -51,7 +136,15 @@ class SocketProtocol(WebSocketsSansIOProtocol):
     collector: never, under the room's scheduled collector (``server/heap.py``), and rarely
     under Python's own. 200 sockets opened and closed grew a room by ~9 MB, forty times in a
     row (issue 33; ``benchmarks/README.md``). Closing the parser when the connection is lost
-    breaks the cycle: nothing reads from the connection after that."""
+    breaks the cycle: nothing reads from the connection after that.
+
+    Frames out are compressed by :class:`FastDeflate` (when ``THIRTEEN_WS_COMPRESSION`` is on
+    and the client offers permessage-deflate)."""
+
+    def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
+        if config.ws_per_message_deflate:
+            self.conn.available_extensions = deflate_offer()
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
