@@ -52,7 +52,7 @@ from thirteen.engine.state import (
     played_at_once,
 )
 from thirteen.engine.table import apply
-from thirteen.engine.views import view, view_to_json
+from thirteen.engine.views import ViewsJson, view, view_to_json
 
 CARD_LIST = re.compile(r"^[2-9TJQKA][cdhs](?: [2-9TJQKA][cdhs])*$")
 STACK = 1_000_000
@@ -282,10 +282,13 @@ class TableMachine(RuleBasedStateMachine):
     @invariant()
     def views_hold_no_hidden_card(self) -> None:
         viewers: list[int | None] = [None, *range(len(self.state.seats))]
+        shared = ViewsJson(self.state)  # every viewer's from one, as a table tells its seats
+        made = {viewer: json.dumps(shared(viewer)) for viewer in reversed(viewers)}
         for viewer in viewers:
             seen = view(self.state, viewer)
             wire = view_to_json(seen)
             assert json.dumps(wire) == json.dumps(plain(seen))  # key order too, at every level
+            assert made[viewer] == json.dumps(wire)
             shown = cards_in(wire)
             assert shown <= may_know(self.state, viewer), (
                 viewer,

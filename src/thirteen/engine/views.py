@@ -182,8 +182,7 @@ def _declarable(cards: tuple[Card, ...], payouts: tuple[tuple[str, int], ...]) -
     """The naturals these 13 cards hold that the table pays (every view of the player's seat
     asks, until they set their hand; sized for a process of a thousand tables, a hand of 13
     cards to set at every seat)."""
-    paid = {name for name, _ in payouts}
-    return tuple(n.name for n in find_naturals(cards) if n.name in paid)
+    return tuple(n.name for n in find_naturals(cards, {name for name, _ in payouts}))
 
 
 def _my_cards(state: TableState, board: Board, must: bool) -> MyCards:
@@ -386,6 +385,82 @@ def _hand_json(h: HandView) -> dict[str, Any]:
         "me": None if h.me is None else _me_json(h.me),
         "results": None if h.results is None else [_result_json(r) for r in h.results],
     }
+
+
+@lru_cache(maxsize=8192)
+def _own_board_json(board: Board) -> dict[str, Any]:
+    """A board as its own player sees it (every row), in its wire form."""
+    return _board_json(_shown_board(board, True, False))
+
+
+class ViewsJson:
+    """The wire form of one state's view for any viewer: ``ViewsJson(state)(viewer)`` equals
+    ``view_to_json(view(state, viewer))``, with what every viewer sees alike — the seats, the
+    deciders, the results, each board as the players who do not hold it see it — made once for
+    all of them (a table tells each of its seats about every action), and no view objects in
+    between. Like :func:`view_to_json`'s, the results share their parts: read-only."""
+
+    __slots__ = ("_boards", "_due", "_results", "_seats", "_to_act", "state")
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+        self._seats: list[dict[str, Any] | None] | None = None
+        self._due: dict[int, float | None] = {}
+        self._to_act: list[list[Any]] = []
+        self._boards: list[dict[str, Any]] = []
+        self._results: list[dict[str, Any]] | None = None
+
+    def _shared(self) -> list[dict[str, Any] | None]:
+        state = self.state
+        seats = self._seats = _seats_json(_seat_views(state.seats))
+        hand = state.hand
+        if hand is not None:
+            due = self._due = deciders(state)
+            self._to_act = [list(pair) for pair in sorted(due.items())]
+            self._boards = [_board_json(_board_view(state, b, None)) for b in hand.boards]
+            results = _results(state)
+            self._results = None if results is None else [_result_json(r) for r in results]
+        return seats
+
+    def __call__(self, viewer: int | None) -> dict[str, Any]:
+        seats = self._seats
+        if seats is None:
+            seats = self._shared()
+        state = self.state
+        hand = state.hand
+        hand_json = None
+        if hand is not None:
+            boards = self._boards
+            me = None
+            if viewer is not None:
+                for i, board in enumerate(hand.boards):
+                    if board.seat == viewer:
+                        boards = boards.copy()
+                        boards[i] = _own_board_json(board)
+                        me = _me_json(_my_cards(state, board, viewer in self._due))
+                        break
+            hand_json = {
+                "number": hand.number,
+                "button": hand.button,
+                "commitment": hand.commitment,
+                "street": hand.street,
+                "to_act": self._to_act,
+                "boards": boards,
+                "me": me,
+                "results": self._results,
+            }
+        return {
+            "viewer": viewer,
+            "rules": state.rules.name,
+            "state_id": state.state_id,
+            "phase": state.phase.value,
+            "clock": state.clock,
+            "button": state.button,
+            "next_deal_at": state.next_deal_at,
+            "seats": seats,
+            "hand": hand_json,
+            "point_value": state.config.point_value,
+        }
 
 
 def view_to_json(table_view: TableView) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from thirteen.engine.events import Event, event_to_json, redact
-from thirteen.engine.views import view, view_to_json
+from thirteen.engine.views import ViewsJson
 from thirteen.server.metrics import Metrics
 from thirteen.server.tables.live import LiveTable, now
 from thirteen.server.tables.protocol import CLOSE_GOING_AWAY, CLOSE_POLICY, error_frame
@@ -137,11 +137,12 @@ class Broadcaster:
         frames: dict[int | None, dict[str, Any]] = {}
         connected = self.connected()  # once for every frame of the action
         shown: dict[int, dict[str, Any]] = {}  # an event every seat sees alike, once
+        views = ViewsJson(table.state)  # what every seat sees alike, once
         for watcher in list(self.watchers):
             seat = table.seat_of(watcher.user_id)
             frame = frames.get(seat)
             if frame is None:
-                frame = frames[seat] = self._frame("update", seat, events, connected, shown)
+                frame = frames[seat] = self._frame("update", seat, events, connected, shown, views)
             watcher.offer(frame)
             if watcher.dropped:
                 self.watchers.discard(watcher)
@@ -185,11 +186,13 @@ class Broadcaster:
         events: tuple[Event, ...],
         connected: list[int] | None = None,
         shown: dict[int, dict[str, Any]] | None = None,
+        views: ViewsJson | None = None,
     ) -> dict[str, Any]:
         """A watcher's frame (``connected``: the seats :meth:`connected` gives, when the
         caller has them already; ``shown``: the JSON of the events already written for
         another seat of the same action, by the event's identity — what redacting leaves
-        alone is the same for every seat, and frames are read-only)."""
+        alone is the same for every seat, and frames are read-only; ``views``: the state's
+        views for the action's other seats)."""
         table = self.table
         state = table.state
         written = {} if shown is None else shown
@@ -215,7 +218,7 @@ class Broadcaster:
             "seat": seat,
             "time_bank": None if bank is None else round(bank, 1),
             "events": out,
-            "view": view_to_json(view(state, seat)),
+            "view": (ViewsJson(state) if views is None else views)(seat),
             "connected": self.connected() if connected is None else connected,
         }
 
