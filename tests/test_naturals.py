@@ -101,3 +101,60 @@ def test_greedy_setting_never_fouls(deck: list[int]) -> None:
     front, middle, back = greedy_setting(deck[:13])
     assert evaluate(front) <= evaluate(middle) <= evaluate(back)
     assert sorted(front + middle + back) == sorted(deck[:13])
+
+
+def _runs(size: int) -> list[list[int]]:
+    """Every straight of ``size`` ranks (0 = deuce … 12 = ace), the wheel's ace low too."""
+    return [list(range(lo, lo + size)) for lo in range(13 - size + 1)] + [[12, *range(size - 1)]]
+
+
+def _is_three_straights(cards: list[int]) -> bool:
+    """The slow, obvious oracle: some 3-card straight and two 5-card ones use exactly these
+    cards' ranks."""
+    ranks = sorted(c >> 2 for c in cards)
+    return any(sorted(a + b + c) == ranks for a in _runs(3) for b in _runs(5) for c in _runs(5))
+
+
+@st.composite
+def hands_near_naturals(draw: st.DrawFn) -> list[int]:
+    """Thirteen cards: any, or three straights' ranks (maybe one card off) in random suits —
+    random hands almost never hold three straights or six pairs."""
+    if draw(st.booleans()):
+        return draw(st.permutations(DECK))[:13]
+    shape = draw(st.sampled_from(["straights", "pairs"]))
+    if shape == "straights":
+        ranks = draw(st.sampled_from(_runs(3))) + [
+            r for _ in range(2) for r in draw(st.sampled_from(_runs(5)))
+        ]
+    else:
+        ranks = [
+            r for r in draw(st.lists(st.integers(0, 12), min_size=6, max_size=6)) for _ in "xx"
+        ]
+        ranks.append(draw(st.integers(0, 12)))
+    if draw(st.booleans()):
+        ranks[draw(st.integers(0, 12))] = draw(st.integers(0, 12))
+    cards: list[int] = []
+    for r in ranks:
+        free = [r * 4 + s for s in range(4) if r * 4 + s not in cards]
+        if not free:
+            return draw(st.permutations(DECK))[:13]
+        cards.append(draw(st.sampled_from(free)))
+    return cards
+
+
+@given(hands_near_naturals())
+def test_three_straights_and_six_pairs_against_the_obvious_count(cards: list[int]) -> None:
+    """The finders' shortcuts (a bit a rank, pairs counted first) decide as the slow way does,
+    and the arrangement shown uses exactly the cards."""
+    found = {n.name: n for n in find_naturals(cards)}
+    assert ("three-straights" in found) == _is_three_straights(cards)
+    pairs = sum(n // 2 for n in (sorted(c >> 2 for c in cards).count(r) for r in range(13)))
+    assert ("six-pairs" in found) == (pairs >= 6)
+    for natural in found.values():
+        assert sorted(natural.front + natural.middle + natural.back) == sorted(cards)
+
+
+def test_only_the_naturals_asked_for_are_looked_for() -> None:
+    cards = parse_cards(DRAGON)
+    assert {n.name for n in find_naturals(cards, {"dragon", "six-pairs"})} == {"dragon"}
+    assert find_naturals(cards, ()) == []

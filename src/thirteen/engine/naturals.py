@@ -14,7 +14,7 @@ table; :func:`check_natural` validates a declaration and says why it fails.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -89,35 +89,48 @@ def _take(pool: dict[int, list[Card]], ranks: Sequence[int]) -> list[Card]:
     return [pool[r].pop() for r in ranks]
 
 
+_MASKS5 = [sum(1 << r for r in s) for s in _STRAIGHTS5]
+"""Each five-card straight's ranks, a bit a rank."""
+
+
 def _three_straights(cards: Sequence[Card]) -> Natural | None:
     counts = [0] * 13
     for c in cards:
         counts[rank_of(c)] += 1
+    held = once = 0  # the ranks held, and those held once, a bit each
+    for r, n in enumerate(counts):
+        if n:
+            held |= 1 << r
+            if n == 1:
+                once |= 1 << r
     for i, s1 in enumerate(_STRAIGHTS5):
-        if any(counts[r] == 0 for r in s1):
+        m1 = _MASKS5[i]
+        if held & m1 != m1:  # most hands fail here: no five-card straight among their ranks
             continue
-        for r in s1:
-            counts[r] -= 1
-        for s2 in _STRAIGHTS5[i:]:
-            if all(counts[r] > 0 for r in s2):
-                for r in s2:
-                    counts[r] -= 1
-                rest = tuple(r for r in range(13) for _ in range(counts[r]))
-                for r in s2:
-                    counts[r] += 1
-                if rest in _STRAIGHTS3:
-                    pool: dict[int, list[Card]] = {}
-                    for c in sorted(cards):
-                        pool.setdefault(rank_of(c), []).append(c)
-                    a = _take(pool, s1)
-                    b = _take(pool, s2)
-                    return _ordered("three-straights", _take(pool, rest), a, b)
-        for r in s1:
-            counts[r] += 1
+        left = held & ~(m1 & once)  # the ranks still held once s1 is taken out
+        for j in range(i, len(_STRAIGHTS5)):
+            m2 = _MASKS5[j]
+            if left & m2 != m2:
+                continue
+            s2 = _STRAIGHTS5[j]
+            for r in s1 + s2:
+                counts[r] -= 1
+            rest = tuple(r for r in range(13) for _ in range(counts[r]))
+            for r in s1 + s2:
+                counts[r] += 1
+            if rest in _STRAIGHTS3:
+                pool: dict[int, list[Card]] = {}
+                for c in sorted(cards):
+                    pool.setdefault(rank_of(c), []).append(c)
+                a = _take(pool, s1)
+                b = _take(pool, s2)
+                return _ordered("three-straights", _take(pool, rest), a, b)
     return None
 
 
 def _six_pairs(cards: Sequence[Card]) -> Natural | None:
+    if sum(n >> 1 for n in Counter(c >> 2 for c in cards).values()) < 6:
+        return None
     by_rank: dict[int, list[Card]] = {}
     for c in sorted(cards, reverse=True):
         by_rank.setdefault(rank_of(c), []).append(c)
@@ -189,11 +202,14 @@ def _check_hand(cards: Sequence[Card]) -> None:
     check_distinct([cards])
 
 
-def find_naturals(cards: Sequence[Card]) -> list[Natural]:
-    """Every natural these 13 cards hold, each with the arrangement to show."""
+def find_naturals(cards: Sequence[Card], among: Collection[str] | None = None) -> list[Natural]:
+    """Every natural these 13 cards hold (of those named in ``among``: those a table pays),
+    each with the arrangement to show."""
     _check_hand(cards)
     found = []
-    for finder in _FINDERS.values():
+    for name, finder in _FINDERS.items():
+        if among is not None and name not in among:
+            continue
         natural = finder(cards)
         if natural is not None:
             found.append(natural)
