@@ -16,12 +16,14 @@ import uvicorn
 from isal import isal_zlib
 from prometheus_client import start_http_server
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension, ServerExtensionFactory
 from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
 )
 from websockets.frames import CTRL_OPCODES, Frame, Opcode
+from websockets.http11 import Request
 from websockets.typing import ExtensionParameter
 
 from thirteen.server.heap import (
@@ -33,7 +35,7 @@ from thirteen.server.heap import (
     trimmer_for,
 )
 from thirteen.server.http.app import create_app
-from thirteen.server.http.sockets import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT
+from thirteen.server.http.sockets import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT, SEND_NOW
 from thirteen.server.logs import configure_logging
 from thirteen.server.settings import Settings
 from thirteen.server.tables.bus import preflight
@@ -146,9 +148,37 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         if config.ws_per_message_deflate:
             self.conn.available_extensions = deflate_offer()
 
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        if not self.close_sent:  # accepted: the app's task starts after this
+            self.scope["extensions"][SEND_NOW] = {"send_text": self.send_now}
+
+    def send_now(self, text: bytes) -> bool:
+        """Write a text frame at once (``False``, writing nothing, while the socket is not open
+        for frames or its transport holds back for a slow reader): what uvicorn's own ASGI
+        ``websocket.send`` does, without the layers of a message through the app's stack."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            self.conn.send_text(text)
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         self.conn.parser.close()
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # its send_now refers back to the protocol: another cycle
+            scope["extensions"].pop(SEND_NOW, None)
 
 
 def uvicorn_config(

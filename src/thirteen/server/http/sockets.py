@@ -25,7 +25,7 @@ from thirteen.server.money.accounts import Accounts, Me
 from thirteen.server.money.throttle import RateLimitError, Throttle
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings
-from thirteen.server.tables.broadcast import Watcher
+from thirteen.server.tables.broadcast import SendNow, Watcher
 from thirteen.server.tables.owner import TableOwner
 from thirteen.server.tables.protocol import (
     BURST,
@@ -46,6 +46,9 @@ from thirteen.server.tables.requests import Request
 
 log = logging.getLogger("thirteen.server.ws")
 
+SEND_NOW = "thirteen.send_now"
+"""The ASGI scope extension under which the room's socket protocol offers ``send_text``: a
+frame's UTF-8 text written at once, ``False`` when it cannot be (``serve.SocketProtocol``)."""
 PING_INTERVAL = 5.0
 PING_TIMEOUT = 10.0
 """A socket that does not answer a protocol ping within this is closed: dead ones go within
@@ -93,20 +96,33 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> 
     await websocket.close(close, message[:120])
 
 
+def _send_now(websocket: WebSocket) -> SendNow | None:
+    """The socket protocol's way to write a frame at once (``serve.SocketProtocol``), if the
+    server is the room's own."""
+    found = websocket.scope.get("extensions", {}).get(SEND_NOW, {}).get("send_text")
+    return found if callable(found) else None
+
+
 async def _writer(websocket: WebSocket, watcher: Watcher) -> None:
-    """Write the watcher's frames in order; end (closing the socket) when told or dropped."""
+    """Write the frames that waited in the watcher's outbox, in order; end (closing the
+    socket) when told or dropped."""
     try:
         while True:
             frame = await watcher.outbox.get()
             if frame is None:
                 break
-            await websocket.send_text(encode(frame))
+            watcher.writing = True
+            try:
+                await websocket.send_text(encode(frame))
+            finally:
+                watcher.writing = False
         code, reason = watcher.closing or (CLOSE_SLOW, "Too far behind; reconnect to catch up.")
         with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
             await websocket.close(code, reason)
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
     finally:
+        watcher.send_now = None  # it refers to the socket's protocol: let that go with it
         watcher.finished.set()
 
 
@@ -173,7 +189,9 @@ async def table_socket(websocket: WebSocket, table: str) -> None:
     if not await practice.may_enter(room.db, table_id, owner, me.user_id if me else None):
         await _refuse(websocket, "private_table", PRIVATE_TABLE, CLOSE_POLICY)
         return
-    watcher = Watcher(me.user_id if me else None, me.name if me else None)
+    watcher = Watcher(
+        me.user_id if me else None, me.name if me else None, send_now=_send_now(websocket)
+    )
     try:
         with _held(websocket, me.name if me else None):
             async with _session_of(room, me, watcher, heard):
@@ -320,7 +338,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
 async def _lobby_socket(websocket: WebSocket, room: Room) -> None:
     await websocket.accept()
-    watcher = Watcher(None, None)
+    watcher = Watcher(None, None, send_now=_send_now(websocket))
     writer = asyncio.create_task(_writer(websocket, watcher))
     room.lobby.add(watcher)
     watcher.offer(room.lobby_frame())
@@ -339,4 +357,4 @@ async def _lobby_socket(websocket: WebSocket, room: Room) -> None:
             await asyncio.wait_for(writer, 5)
 
 
-__all__ = ["MAX_SOCKET_BYTES", "PING_INTERVAL", "PING_TIMEOUT", "router"]
+__all__ = ["MAX_SOCKET_BYTES", "PING_INTERVAL", "PING_TIMEOUT", "SEND_NOW", "router"]

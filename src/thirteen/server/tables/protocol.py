@@ -85,10 +85,15 @@ def encode(frame: dict[str, Any]) -> str:
     standard encoder took a tenth of a busy room's time); tables journal their actions,
     snapshots and finished hands with it too. Anything orjson refuses — an integer past 64
     bits — falls back to the standard encoder, which writes the same JSON."""
+    return encode_utf8(frame).decode()
+
+
+def encode_utf8(frame: dict[str, Any]) -> bytes:
+    """:func:`encode`'s text as UTF-8, as a socket sends it."""
     try:
-        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
     except (orjson.JSONEncodeError, TypeError):
-        return json.dumps(frame, separators=(",", ":"))
+        return json.dumps(frame, separators=(",", ":")).encode()
 
 
 def _whole(value: Any, what: str) -> int:
