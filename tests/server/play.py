@@ -14,7 +14,7 @@ from typing import Any
 
 from thirteen.client import RoomClient, TableConnection, legal_move
 from thirteen.engine.cards import Card, format_cards, parse_cards
-from thirteen.engine.history import history_from_json, visible_cards
+from thirteen.engine.history import history_from_json, history_to_json, visible_cards
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import TableState
 from thirteen.engine.table import apply
@@ -79,6 +79,8 @@ def cards_in(value: Any, key: str = "") -> Iterator[Card]:
 
 def states_by_id(history: dict[str, Any]) -> dict[int, TableState]:
     h = history_from_json(history)
+    # the commitment the room wrote (the one its table published at the deal) is the history's
+    assert history["commitment"] == history_to_json(h)["commitment"]
     state = h.start
     out = {}
     for action in h.actions:

@@ -250,8 +250,10 @@ class Journal:
         """The finished hand's full history with its result (``final``: the state after
         ``last``)."""
         assert self.history is not None
+        assert final.hand is not None
         history = replace(record(self.history, last), result=result_summary(final))
-        return encode(history_to_json(history))
+        # the commitment the table published at the deal (the history's own, made once)
+        return encode(history_to_json(history, final.hand.commitment))
 
     def record(self, before: TableState, action: Action) -> None:
         """Keep the hand's history (and which hand row is in play) after an accepted action."""

@@ -1,0 +1,62 @@
+"""A frame offered to a socket with nothing waiting is written at once by the room's socket
+protocol (``serve.SocketProtocol.send_now``), not through the socket's outbox and writer; a
+frame that finds others waiting waits behind them, so a socket's frames keep their order."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from services import serve_in_thread
+
+from thirteen.client import RoomClient
+from thirteen.server.http.app import create_app
+from thirteen.server.settings import Settings
+from thirteen.server.tables.broadcast import Watcher
+
+
+def test_frames_go_out_at_once_and_in_order(settings: Settings) -> None:
+    app = create_app(settings)
+    with serve_in_thread(app) as url, RoomClient(url) as boss:
+        boss.sign_up("boss", "the chief's password")
+        table = boss.create_table("chinese-1-6", bots=2, rules={"showdown_seconds": 0.05})
+        watch = boss.open_table(table["id"], watch_only=True)
+        seen = watch.wait(lambda f: f.get("type") == "update" and f["state_id"] >= 12)
+        owner = app.state.room.owners[table["id"]]
+        (watcher,) = owner.watchers
+        assert watcher.send_now is not None
+        assert watcher.sent_at_once >= 10  # the bots' hands, each frame written when made
+        ids = [f["state_id"] for f in watch.frames if f["type"] in ("snapshot", "update")]
+        assert ids == list(range(ids[0], seen["state_id"] + 1))  # every state, in order
+        watch.close()
+
+
+def test_a_frame_waits_behind_those_already_waiting() -> None:
+    """While a frame waits in the outbox (the socket held back, or the writer has it in hand),
+    later ones queue behind it instead of overtaking it."""
+
+    async def main() -> list[Any]:
+        written: list[bytes] = []
+        open_now = False
+
+        def send_now(text: bytes) -> bool:
+            if open_now:
+                written.append(text)
+            return open_now
+
+        watcher = Watcher(None, None, send_now=send_now)
+        watcher.offer({"n": 1})  # the socket cannot take it now: it waits
+        open_now = True
+        watcher.offer({"n": 2})  # one waits: this one waits behind it
+        queued = [watcher.outbox.get_nowait(), watcher.outbox.get_nowait()]
+        watcher.writing = True  # the writer has a frame in hand
+        watcher.offer({"n": 3})
+        queued.append(watcher.outbox.get_nowait())
+        watcher.writing = False
+        watcher.offer({"n": 4})  # nothing waits: written at once
+        return [queued, written, watcher.sent_at_once]
+
+    queued, written, at_once = asyncio.run(main())
+    assert queued == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert written == [b'{"n":4}']
+    assert at_once == 1
