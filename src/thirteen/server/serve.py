@@ -64,7 +64,7 @@ class FastDeflate(PerMessageDeflate):
     client inflates, in half the time, for about a third more bytes on the wire (480 real
     frames of Chinese Poker hands, each compressed after the last as on a socket: 12.0 µs and
     15.6× smaller with zlib, 5.8 µs and 7.4× with ISA-L; its compressor is also smaller, about
-    27 KiB against 34; ``benchmarks/README.md``, "the compressor"). The window stays the one
+    27 KiB against 34; ``benchmarks/README.md``, "the frame path"). The window stays the one
     negotiated; messages in are inflated by zlib as before."""
 
     def __init__(
@@ -168,9 +168,9 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             return False
         try:
             self.conn.send_text(text)
-        except InvalidState:
+            self.transport.write(b"".join(self.conn.data_to_send()))
+        except (InvalidState, RuntimeError, OSError):  # closing meanwhile: the writer finds out
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -99,7 +99,7 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> 
 def _send_now(websocket: WebSocket) -> SendNow | None:
     """The socket protocol's way to write a frame at once (``serve.SocketProtocol``), if the
     server is the room's own."""
-    found = websocket.scope.get("extensions", {}).get(SEND_NOW, {}).get("send_text")
+    found = (websocket.scope.get("extensions") or {}).get(SEND_NOW, {}).get("send_text")
     return found if callable(found) else None
 
 
