@@ -3,6 +3,7 @@ browser that offers it gets compressed frames unless the room is told not to."""
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from pathlib import Path
@@ -14,6 +15,11 @@ from websockets.sync.client import connect
 
 from thirteen.client import RoomClient
 from thirteen.server.http.app import create_app
+
+
+def live(kind: type) -> int:
+    """Objects of exactly ``kind`` alive in this process (the room under test included)."""
+    return sum(1 for o in gc.get_objects() if type(o) is kind)
 
 
 @pytest.mark.parametrize("compression", [None, False, True])
@@ -53,12 +59,7 @@ def test_a_closed_socket_is_freed_without_waiting_for_a_full_collection(tmp_path
     """Each socket's protocol (and its compression state, ~45 KB) is freed when it closes, by
     reference counting: the room's scheduled collector never collects what lived a quarter of a
     second (``server/heap.py``), so a cycle left behind by a closed socket is never freed."""
-    import gc
-
     from websockets.server import ServerProtocol
-
-    def server_sockets() -> int:
-        return sum(1 for o in gc.get_objects() if type(o) is ServerProtocol)
 
     settings = sqlite_settings(tmp_path)
     with serve_in_thread(create_app(settings)) as url, RoomClient(url) as boss:
@@ -71,9 +72,9 @@ def test_a_closed_socket_is_freed_without_waiting_for_a_full_collection(tmp_path
                 with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
                     assert json.loads(ws.recv(timeout=30))["type"] == "snapshot"
             deadline = time.monotonic() + 10
-            while server_sockets() and time.monotonic() < deadline:
+            while live(ServerProtocol) and time.monotonic() < deadline:
                 time.sleep(0.01)  # allowed: the room sees a close a moment later; nothing says
-            assert server_sockets() == 0
+            assert live(ServerProtocol) == 0
         finally:
             gc.enable()
 
@@ -123,18 +124,13 @@ def test_fast_deflate_writes_what_a_client_inflates(takeover: bool) -> None:
 
 def test_the_room_compresses_with_fast_deflate(tmp_path: Path) -> None:
     """A socket that offers permessage-deflate gets :class:`FastDeflate` on the room's side."""
-    import gc
-
     from thirteen.server.serve import FastDeflate
-
-    def fast_deflates() -> int:
-        return sum(1 for o in gc.get_objects() if type(o) is FastDeflate)
 
     settings = sqlite_settings(tmp_path)
     with serve_in_thread(create_app(settings)) as url, RoomClient(url) as boss:
         boss.sign_up("boss", "the chief's password")
         table = boss.create_table("chinese-1-6", bots=0)
-        before = fast_deflates()
+        before = live(FastDeflate)
         with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
             assert json.loads(ws.recv(timeout=30))["type"] == "snapshot"
-            assert fast_deflates() == before + 1
+            assert live(FastDeflate) == before + 1

@@ -129,7 +129,7 @@ def _three_straights(cards: Sequence[Card]) -> Natural | None:
 
 
 def _six_pairs(cards: Sequence[Card]) -> Natural | None:
-    if sum(n >> 1 for n in Counter(c >> 2 for c in cards).values()) < 6:
+    if sum(n >> 1 for n in Counter(rank_of(c) for c in cards).values()) < 6:
         return None
     by_rank: dict[int, list[Card]] = {}
     for c in sorted(cards, reverse=True):
