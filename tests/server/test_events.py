@@ -231,12 +231,18 @@ def _hand_started(frames: list[dict[str, Any]], number: int) -> bool:
 
 
 def _settled(conn: Any, count: int) -> None:
-    """Wait until ``count`` hands settled at the connection's table."""
+    """Wait until ``count`` hands settled at the connection's table: as its frames' views show
+    it (the hand on the table, and whether it has its results), not by the ``HandSettled``
+    events seen — a quick hand settles before the socket opens, and its snapshot shows it done
+    without the event."""
 
     def seen() -> int:
-        return sum(
-            1 for f in conn.frames for e in f.get("events", []) if e["event"] == "HandSettled"
-        )
+        settled = 0
+        for f in conn.frames:
+            hand = (f.get("view") or {}).get("hand")
+            if hand is not None:
+                settled = max(settled, hand["number"] - (hand["results"] is None))
+        return settled
 
     if seen() < count:
         conn.wait(lambda _f: seen() >= count, timeout=120)
