@@ -122,11 +122,14 @@ def finish(history: HandHistory) -> HandHistory:
     return replace(history, result=result_summary(replay(history)))
 
 
-def history_to_json(history: HandHistory, commitment: str | None = None) -> dict[str, Any]:
+def history_to_json(
+    history: HandHistory, commitment: str | None = None, rules: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The full history as JSON (the deck and salts included: keep it private until the hand
     is over; give players :func:`redact_history` forms). ``commitment``: the one the table
     published when it dealt the hand, when the caller is that table (it is the same
-    :func:`header_commitment`, made once); otherwise it is made here."""
+    :func:`header_commitment`, made once); otherwise it is made here. ``rules``: the start's
+    rules as :func:`snapshot_to_json` takes them."""
     deal = history.deal
     hand = history.start.hands_played + 1
     if commitment is None:
@@ -136,7 +139,7 @@ def history_to_json(history: HandHistory, commitment: str | None = None) -> dict
         "version": VERSION,
         "hand": hand,
         "viewer": "all",
-        "start": snapshot_to_json(history.start),
+        "start": snapshot_to_json(history.start, rules),
         "commitment": commitment,
         "deal": {"deck": format_cards(deal.order), "salts": [s.hex() for s in deal.salts]},
         "actions": [_action_json(a) for a in history.actions],

@@ -119,9 +119,11 @@ def _table_json(state: TableState) -> dict[str, Any]:
     }
 
 
-def snapshot_to_json(state: TableState) -> dict[str, Any]:
-    """The table between hands (the hand itself is not kept: a deal replaces it)."""
-    return {"rules": state.rules.to_dict(), **_table_json(state)}
+def snapshot_to_json(state: TableState, rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The table between hands (the hand itself is not kept: a deal replaces it). ``rules``:
+    ``state.rules.to_dict()`` when the caller has it already (a table's journal writes its rules
+    twice a hand, and they do not change: issue 33) — shared with the result, so read-only."""
+    return {"rules": state.rules.to_dict() if rules is None else rules, **_table_json(state)}
 
 
 def _keys(data: Any, keys: set[str], what: str) -> dict[str, Any]:

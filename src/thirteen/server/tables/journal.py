@@ -35,6 +35,7 @@ from thirteen.engine.history import (
     result_summary,
     snapshot_to_json,
 )
+from thirteen.engine.rules import Rules
 from thirteen.engine.state import Phase, TableState
 from thirteen.server.db.models import GameTable, Hand, HandSeat, JournalEntry
 from thirteen.server.db.session import Database
@@ -197,6 +198,8 @@ class Journal:
         self.pending_hand_id: int | None = None
         """The hand row the last deal wrote, the hand in play once the deal is tracked."""
         self.snapshot_state_id = 0
+        self._rules: tuple[Rules, dict[str, Any]] | None = None
+        """The table's rules and their JSON, made once (a hand writes them twice)."""
 
     async def commit(
         self,
@@ -213,7 +216,7 @@ class Journal:
         if any(isinstance(e, HandSettled) for e in events) or (
             new.phase != Phase.PLAYING and new.state_id - self.snapshot_state_id >= SNAPSHOT_EVERY
         ):
-            snapshot = encode(snapshot_to_json(new))
+            snapshot = encode(snapshot_to_json(new, self._rules_json(new.rules)))
         history = (
             self._history_json(action, new)
             if any(isinstance(e, HandSettled) for e in events)
@@ -253,7 +256,16 @@ class Journal:
         assert final.hand is not None
         history = replace(record(self.history, last), result=result_summary(final))
         # the commitment the table published at the deal (the history's own, made once)
-        return encode(history_to_json(history, final.hand.commitment))
+        return encode(
+            history_to_json(history, final.hand.commitment, self._rules_json(history.start.rules))
+        )
+
+    def _rules_json(self, rules: Rules) -> dict[str, Any]:
+        """``rules.to_dict()``, made again only for other rules (read-only: it is encoded and
+        let go)."""
+        if self._rules is None or self._rules[0] is not rules:
+            self._rules = (rules, rules.to_dict())
+        return self._rules[1]
 
     def record(self, before: TableState, action: Action) -> None:
         """Keep the hand's history (and which hand row is in play) after an accepted action."""
