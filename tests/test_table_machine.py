@@ -110,6 +110,7 @@ def may_know(state: TableState, viewer: int | None) -> set[int]:
 class TableMachine(RuleBasedStateMachine):
     state: TableState
     history: HandHistory | None
+    views: ViewsJson | None = None
 
     @initialize(preset=st.sampled_from(sorted(PRESETS)), data=st.data())
     def setup(self, preset: str, data: st.DataObject) -> None:
@@ -284,6 +285,10 @@ class TableMachine(RuleBasedStateMachine):
         viewers: list[int | None] = [None, *range(len(self.state.seats))]
         shared = ViewsJson(self.state)  # every viewer's from one, as a table tells its seats
         made = {viewer: json.dumps(shared(viewer)) for viewer in reversed(viewers)}
+        # and from the last step's, as a table tells every action: what the action left alone
+        # is taken from there, and what it changed is not
+        chained = self.views = ViewsJson(self.state, self.views)
+        assert {viewer: json.dumps(chained(viewer)) for viewer in viewers} == made
         for viewer in viewers:
             seen = view(self.state, viewer)
             wire = view_to_json(seen)

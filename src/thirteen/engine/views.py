@@ -147,9 +147,15 @@ def _rows_visible(state: TableState, board: Board, viewer: int | None) -> bool:
 def _board_view(state: TableState, board: Board, viewer: int | None) -> BoardView:
     if viewer == board.seat:
         return _shown_board(board, True, False)
+    return _shown_board(board, *_seen_as(state, board, viewer))
+
+
+def _seen_as(state: TableState, board: Board, viewer: int | None = None) -> tuple[bool, bool]:
+    """Whether ``viewer`` (not the board's player) sees the board's rows, and whether it is
+    shown face down."""
     visible = _rows_visible(state, board, viewer)
     has_hidden = not visible and bool(board.front or board.middle or board.back)
-    return _shown_board(board, visible, has_hidden or board.outcome == "surrendered")
+    return visible, has_hidden or board.outcome == "surrendered"
 
 
 @lru_cache(maxsize=8192)
@@ -398,26 +404,66 @@ class ViewsJson:
     ``view_to_json(view(state, viewer))``, with what every viewer sees alike — the seats, the
     deciders, the results, each board as the players who do not hold it see it — made once for
     all of them (a table tells each of its seats about every action), and no view objects in
-    between. Like :func:`view_to_json`'s, the results share their parts: read-only."""
+    between. Like :func:`view_to_json`'s, the results share their parts: read-only.
 
-    __slots__ = ("_boards", "_due", "_results", "_seats", "_to_act", "state")
+    ``previous``: the views of the table's state before this one. A part of the state that is
+    the very same object there (the seats; a board, shown the same way), as an action leaves
+    most of them, has its wire form taken from it as it is — no hashing it to find it in this
+    module's caches, no new objects for the collector (issue 33). Only its parts are kept, not
+    the chain of views before it."""
 
-    def __init__(self, state: TableState) -> None:
+    __slots__ = (
+        "_boards",
+        "_due",
+        "_own",
+        "_previous",
+        "_results",
+        "_seats",
+        "_shown",
+        "_to_act",
+        "state",
+    )
+
+    def __init__(self, state: TableState, previous: ViewsJson | None = None) -> None:
         self.state = state
+        self._previous = previous if previous is not None and previous._seats is not None else None
         self._seats: list[dict[str, Any] | None] | None = None
         self._due: dict[int, float | None] = {}
         self._to_act: list[list[Any]] = []
         self._boards: list[dict[str, Any]] = []
+        self._shown: list[tuple[Board, bool, bool]] = []
+        """Each board and how the other players see it (visible, face down), as in _boards."""
+        self._own: dict[int, tuple[Board, dict[str, Any]]] = {}
+        """A board's wire form for its own player, by the board's place."""
         self._results: list[dict[str, Any]] | None = None
 
     def _shared(self) -> list[dict[str, Any] | None]:
         state = self.state
-        seats = self._seats = _seats_json(_seat_views(state.seats))
+        previous, self._previous = self._previous, None
+        if previous is not None and previous.state.seats is state.seats:
+            assert previous._seats is not None
+            seats = self._seats = previous._seats
+        else:
+            seats = self._seats = _seats_json(_seat_views(state.seats))
         hand = state.hand
         if hand is not None:
             due = self._due = deciders(state)
             self._to_act = [list(pair) for pair in sorted(due.items())]
-            self._boards = [_board_json(_board_view(state, b, None)) for b in hand.boards]
+            before = previous._shown if previous is not None else []
+            for i, b in enumerate(hand.boards):
+                shown = (b, *_seen_as(state, b))
+                if i < len(before) and before[i][0] is b and before[i] == shown:
+                    assert previous is not None
+                    self._boards.append(previous._boards[i])
+                else:
+                    self._boards.append(_board_json(_shown_board(*shown)))
+                self._shown.append(shown)
+            if previous is not None:
+                self._own = {
+                    i: own
+                    for i, own in previous._own.items()
+                    if i < len(hand.boards) and own[0] is hand.boards[i]
+                }
             results = _results(state)
             self._results = None if results is None else [_result_json(r) for r in results]
         return seats
@@ -435,8 +481,11 @@ class ViewsJson:
             if viewer is not None:
                 for i, board in enumerate(hand.boards):
                     if board.seat == viewer:
+                        own = self._own.get(i)
+                        if own is None:
+                            own = self._own[i] = (board, _own_board_json(board))
                         boards = boards.copy()
-                        boards[i] = _own_board_json(board)
+                        boards[i] = own[1]
                         me = _me_json(_my_cards(state, board, viewer in self._due))
                         break
             hand_json = {

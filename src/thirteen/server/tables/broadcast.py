@@ -119,6 +119,9 @@ class Broadcaster:
         shows hands an hour)."""
         self._presence: list[int] = []
         """The connected seats the watchers were last told of."""
+        self._views: ViewsJson | None = None
+        """The views of the last action told: what the next one leaves alone is taken from
+        them as it is."""
 
     # ------------------------------------------------------------------ sockets
     def attach(
@@ -169,7 +172,7 @@ class Broadcaster:
         frames: dict[int | None, dict[str, Any]] = {}
         connected = self.connected()  # once for every frame of the action
         shown: dict[int, dict[str, Any]] = {}  # an event every seat sees alike, once
-        views = ViewsJson(table.state)  # what every seat sees alike, once
+        views = self._views = ViewsJson(table.state, self._views)  # what seats see alike, once
         for watcher in list(self.watchers):
             seat = table.seat_of(watcher.user_id)
             frame = frames.get(seat)
