@@ -158,12 +158,18 @@ def _seen_as(state: TableState, board: Board, viewer: int | None = None) -> tupl
     return visible, has_hidden or board.outcome == "surrendered"
 
 
-@lru_cache(maxsize=8192)
+PARTS_CACHED = 512
+"""Boards and seats each cache of this module keeps. A table's frames take what an action left
+alone from the last action's views (:class:`ViewsJson`), not from here; these serve the views
+made without them (a socket's snapshot, a bot's view of its seat) and are kept small so that
+what they hold dies young: 8,192 entries kept every board of a busy room alive for seconds,
+for the collector to walk (issue 33)."""
+
+
+@lru_cache(maxsize=PARTS_CACHED)
 def _shown_board(board: Board, visible: bool, face_down: bool) -> BoardView:
     """A board as a viewer sees it: the same for every viewer who sees as much, and for
-    every view while the board does not change (most of them, in OFC). The caches of this
-    module are sized for a process of a thousand tables (three boards each, shown two ways):
-    smaller, a busy room evicts every entry before it is asked for again."""
+    every view while the board does not change (most of them, in OFC)."""
     return BoardView(
         seat=board.seat,
         position=board.position,
@@ -240,7 +246,7 @@ def _results(state: TableState) -> tuple[PlayerResultView, ...] | None:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=PARTS_CACHED)
 def _seat_views(seats: tuple[Seat | None, ...]) -> tuple[SeatView | None, ...]:
     """The seats as everyone sees them (the same for every view while nobody's seat changes)."""
     return tuple(
@@ -319,13 +325,13 @@ def _seat_json(s: SeatView | None) -> dict[str, Any] | None:
     }
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=PARTS_CACHED)
 def _seats_json(seats: tuple[SeatView | None, ...]) -> list[dict[str, Any] | None]:
     """The seats' wire form, made once while nobody's seat changes (see :func:`_seat_views`)."""
     return [_seat_json(s) for s in seats]
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=PARTS_CACHED)
 def _board_json(b: BoardView) -> dict[str, Any]:
     """A board's wire form, made once for every view that shows it the same way."""
     return {
@@ -393,7 +399,7 @@ def _hand_json(h: HandView) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=PARTS_CACHED)
 def _own_board_json(board: Board) -> dict[str, Any]:
     """A board as its own player sees it (every row), in its wire form."""
     return _board_json(_shown_board(board, True, False))
