@@ -7,6 +7,8 @@ import gc
 import json
 import time
 from pathlib import Path
+from random import Random
+from typing import Any
 
 import pytest
 from services import room_process, serve_in_thread, sqlite_settings
@@ -134,3 +136,39 @@ def test_the_room_compresses_with_fast_deflate(tmp_path: Path) -> None:
         with connect(boss.ws_url(f"/ws/tables/{table['id']}"), compression="deflate") as ws:
             assert json.loads(ws.recv(timeout=30))["type"] == "snapshot"
             assert live(FastDeflate) == before + 1
+
+
+@pytest.mark.parametrize("compression", ["none", "takeover", "no takeover", "other"])
+def test_a_frame_written_at_once_is_the_frame_websockets_writes(compression: str) -> None:
+    """:func:`text_frame` (the frames a room writes at once) gives, byte for byte, what the
+    ``websockets`` library's own server side writes for the same messages — every length
+    form (7, 16 and 64 bits, at their edges), plain or deflated, one message after another
+    (a compressor that refers back); with an extension it does not know, ``None``."""
+    from websockets.protocol import State
+    from websockets.server import ServerProtocol
+
+    from thirteen.server.serve import WINDOW_BITS, FastDeflate, text_frame
+
+    def extensions() -> list[Any]:
+        if compression == "none":
+            return []
+        if compression == "other":
+            return [PerMessageDeflate(False, False, WINDOW_BITS, WINDOW_BITS)]
+        return [FastDeflate(False, compression == "no takeover", WINDOW_BITS, WINDOW_BITS)]
+
+    theirs = ServerProtocol()
+    theirs.state = State.OPEN
+    theirs.extensions = extensions()
+    ours = extensions()
+    random = Random(7)
+    lengths = [0, 1, 125, 126, 127, 65535, 65536, 70_000, 300, 2_000]
+    for length in lengths:
+        # text that compresses by some but not all: deflated lengths cross the edges too
+        text = "".join(random.choice("AKQJT98s hd") for _ in range(length)).encode()
+        mine = text_frame(text, ours)
+        theirs.send_text(text)
+        written = b"".join(theirs.data_to_send())
+        if compression == "other":
+            assert mine is None
+        else:
+            assert mine == written
