@@ -5,6 +5,7 @@ frame that finds others waiting waits behind them, so a socket's frames keep the
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from services import serve_in_thread
@@ -68,3 +69,49 @@ def test_a_frame_waits_behind_those_already_waiting() -> None:
     assert queued == [{"n": 1}, {"n": 2}, {"n": 3}]
     assert written == [b'{"n":4}']
     assert at_once == 1
+
+
+def test_an_actions_ack_goes_out_with_its_update_in_one_write(settings: Settings) -> None:
+    """The player who acted is sent the action's ``update`` and then its ``ack`` in one write
+    (one system call, not two), and no second ack follows; a resent id is answered alone."""
+    app = create_app(settings)
+    with serve_in_thread(app) as url, RoomClient(url) as boss:
+        boss.sign_up("boss", "the chief's password")
+        table = boss.create_table("chinese-1-6", bots=0)
+        conn = boss.open_table(table["id"])
+        owner = app.state.room.owners[table["id"]]
+        (watcher,) = owner.watchers
+        real = watcher.send_now
+        assert real is not None
+        writes: list[list[dict[str, Any]]] = []
+
+        def counted(*texts: bytes) -> bool:  # the room's own send_now, its writes counted
+            writes.append([json.loads(text) for text in texts])
+            return bool(real(*texts))
+
+        watcher.send_now = counted
+        conn.do({"type": "sit", "seat": 0, "buy_in": table["max_buy_in"]})
+        conn.do({"type": "sit_out"})
+        assert [[f["type"] for f in w] for w in writes] == [["update", "ack"]] * 2
+        for update, ack in writes:
+            assert ack["state_id"] == update["state_id"]
+        assert [f["type"] for f in conn.frames[-4:]] == ["update", "ack", "update", "ack"]
+        again = writes[-1][1]["id"]
+        conn.send({"type": "action", "id": again, "action": {"type": "sit_out"}})
+        assert conn.wait(lambda f: f["type"] in ("ack", "error"))["id"] == again
+        assert [f["type"] for f in writes[-1]] in (["ack"], ["error"])
+        assert sum(1 for f in conn.frames if f.get("id") == again) == 2  # once each time
+        conn.close()
+
+
+def test_a_frame_and_the_one_after_it_queue_in_order() -> None:
+    """A frame offered with the one that follows it (``then``) while the socket cannot take
+    them waits with it, in order."""
+
+    async def main() -> list[Any]:
+        watcher = Watcher(None, None, send_now=lambda *texts: False)
+        watcher.offer({"n": 1}, {"n": 2})
+        watcher.offer({"n": 3})
+        return [watcher.outbox.get_nowait() for _ in range(3)]
+
+    assert asyncio.run(main()) == [{"n": 1}, {"n": 2}, {"n": 3}]

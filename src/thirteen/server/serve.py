@@ -182,10 +182,11 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         if not self.close_sent:  # accepted: the app's task starts after this
             self.scope["extensions"][SEND_NOW] = {"send_text": self.send_now}
 
-    def send_now(self, text: bytes) -> bool:
-        """Write a text frame at once (``False``, writing nothing, while the socket is not open
-        for frames or its transport holds back for a slow reader): what uvicorn's own ASGI
-        ``websocket.send`` does, without the layers of a message through the app's stack."""
+    def send_now(self, *texts: bytes) -> bool:
+        """Write text frames at once, in one write (``False``, writing nothing, while the socket
+        is not open for frames or its transport holds back for a slow reader): what uvicorn's
+        own ASGI ``websocket.send`` does, without the layers of a message through the app's
+        stack."""
         if (
             not self.handshake_complete
             or self.close_sent
@@ -197,13 +198,20 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             return False
         conn = self.conn
         try:
-            frame = None
-            if conn.state is State.OPEN and not conn.expect_continuation_frame and not conn.writes:
-                frame = text_frame(text, conn.extensions)
-            if frame is None:  # websockets writes it (and what it holds to write, first)
-                conn.send_text(text)
-                frame = b"".join(conn.data_to_send())
-            self.transport.write(frame)
+            frames = []
+            for text in texts:
+                frame = None
+                if (
+                    conn.state is State.OPEN
+                    and not conn.expect_continuation_frame
+                    and not conn.writes
+                ):
+                    frame = text_frame(text, conn.extensions)
+                if frame is None:  # websockets writes it (and what it holds to write, first)
+                    conn.send_text(text)
+                    frame = b"".join(conn.data_to_send())
+                frames.append(frame)
+            self.transport.write(frames[0] if len(frames) == 1 else b"".join(frames))
         except (InvalidState, RuntimeError, OSError):  # closing meanwhile: the writer finds out
             return False
         return True

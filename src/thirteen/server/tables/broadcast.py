@@ -28,7 +28,8 @@ from thirteen.server.tables.protocol import (
     error_frame,
 )
 
-SendNow = Callable[[bytes], bool]
+SendNow = Callable[..., bool]
+"""Writes the frames (UTF-8 text) it is given at once, in one write, or none (``False``)."""
 """Writes a frame's text on a socket at once if it can (open, and not holding back for a slow
 reader); ``False`` when it cannot, and the frame waits in the socket's outbox."""
 OUTBOX_FRAMES = 256
@@ -83,19 +84,27 @@ class Watcher:
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
 
-    def offer(self, frame: dict[str, Any]) -> None:
+    def offer(self, frame: dict[str, Any], then: dict[str, Any] | None = None) -> None:
         """Write ``frame`` now if nothing waits, else queue it; a socket that does not keep up
-        is dropped, never waited for."""
+        is dropped, never waited for. ``then``: a frame that follows it at once (an action's
+        ``ack`` after its ``update``), written with it."""
         if self.dropped:
             return
         send_now = self.send_now
-        if (
-            send_now is not None
-            and not self.writing
-            and self.outbox.empty()
-            and send_now(encode_utf8(frame))
-        ):
-            self.sent_at_once += 1
+        if send_now is not None and not self.writing and self.outbox.empty():
+            if then is None:
+                sent = send_now(encode_utf8(frame))
+            else:
+                sent = send_now(encode_utf8(frame), encode_utf8(then))
+            if sent:
+                self.sent_at_once += 1 if then is None else 2
+                return
+        self._queue(frame)
+        if then is not None:
+            self._queue(then)
+
+    def _queue(self, frame: dict[str, Any]) -> None:
+        if self.dropped:
             return
         try:
             self.outbox.put_nowait(frame)
@@ -164,9 +173,13 @@ class Broadcaster:
         self.watchers.clear()
 
     # ------------------------------------------------------------------ frames
-    def tell(self, events: tuple[Event, ...]) -> None:
+    def tell(
+        self, events: tuple[Event, ...], ack: tuple[Watcher, dict[str, Any]] | None = None
+    ) -> None:
         """Every watcher's frame for the action just accepted (the table's state is the one
-        after it), remembered for the sockets that reconnect."""
+        after it), remembered for the sockets that reconnect. ``ack``: the socket that sent the
+        action and its answer, which follows that socket's frame in the same write (one system
+        call a socket, not two: issue 33)."""
         table = self.table
         self.recent.append((table.state.state_id, events))
         frames: dict[int | None, dict[str, Any]] = {}
@@ -178,12 +191,18 @@ class Broadcaster:
             frame = frames.get(seat)
             if frame is None:
                 frame = frames[seat] = self._frame("update", seat, events, connected, shown, views)
-            watcher.offer(frame)
+            if ack is not None and watcher is ack[0]:
+                watcher.offer(frame, ack[1])
+                ack = None
+            else:
+                watcher.offer(frame)
             if watcher.dropped:
                 self.watchers.discard(watcher)
                 self.metrics.ws_watching.dec()
                 connected = self.connected()
         self._presence = connected
+        if ack is not None:  # not watching (any more): the answer all the same
+            ack[0].offer(ack[1])
 
     def tell_player(self, user_id: int, frame: dict[str, Any]) -> None:
         """A frame for one player's sockets alone (``unseated``)."""

@@ -69,21 +69,21 @@ async def take_message(
     if user_id is None:
         watcher.offer(error_frame("not_logged_in", "Log in to play.", message.id))
         return
+    request = Request(
+        "action",
+        watcher=watcher,
+        user_id=user_id,
+        name=name,
+        client_id=message.id,
+        state_id=message.state_id,
+        payload=message.action,
+    )
     try:
-        answer = await owner.submit(
-            Request(
-                "action",
-                watcher=watcher,
-                user_id=user_id,
-                name=name,
-                client_id=message.id,
-                state_id=message.state_id,
-                payload=message.action,
-            )
-        )
+        answer = await owner.submit(request)
     except RuleError as e:
         answer = error_frame(e.code, e.message, message.id)
-    watcher.offer(answer)
+    if not request.acked:  # (an ack the owner sent with the action's frame)
+        watcher.offer(answer)
 
 
 class RelayWatcher(Watcher):
@@ -95,9 +95,11 @@ class RelayWatcher(Watcher):
         self.process = process
         self.sid = sid
 
-    def offer(self, frame: dict[str, Any]) -> None:
+    def offer(self, frame: dict[str, Any], then: dict[str, Any] | None = None) -> None:
         if not self.dropped:
             self.bus.send(self.process, {"k": "frame", "sid": self.sid, "frame": frame})
+            if then is not None:
+                self.bus.send(self.process, {"k": "frame", "sid": self.sid, "frame": then})
 
     def close_with(self, code: int, reason: str) -> None:
         if not self.dropped:

@@ -45,6 +45,9 @@ class Request:
     action: Action | None = None
     since: int | None = None
     reply: asyncio.Future[dict[str, Any]] | None = None
+    acked: bool = False
+    """The action's ``ack`` went out with its socket's frame (the owner's): the socket does
+    not send the answer again."""
 
 
 class Decisions:
