@@ -79,8 +79,11 @@ def cards_in(value: Any, key: str = "") -> Iterator[Card]:
 
 def states_by_id(history: dict[str, Any]) -> dict[int, TableState]:
     h = history_from_json(history)
-    # the commitment the room wrote (the one its table published at the deal) is the history's
-    assert history["commitment"] == history_to_json(h)["commitment"]
+    # what the room wrote — the commitment its table published at the deal, each action as
+    # its table journaled it — is the history's own, field for field
+    rebuilt = history_to_json(h)
+    assert history["commitment"] == rebuilt["commitment"]
+    assert {k: v for k, v in history.items() if k != "signature"} == rebuilt
     state = h.start
     out = {}
     for action in h.actions:

@@ -123,13 +123,18 @@ def finish(history: HandHistory) -> HandHistory:
 
 
 def history_to_json(
-    history: HandHistory, commitment: str | None = None, rules: dict[str, Any] | None = None
+    history: HandHistory,
+    commitment: str | None = None,
+    rules: dict[str, Any] | None = None,
+    actions: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The full history as JSON (the deck and salts included: keep it private until the hand
     is over; give players :func:`redact_history` forms). ``commitment``: the one the table
     published when it dealt the hand, when the caller is that table (it is the same
     :func:`header_commitment`, made once); otherwise it is made here. ``rules``: the start's
-    rules as :func:`snapshot_to_json` takes them."""
+    rules as :func:`snapshot_to_json` takes them. ``actions``: the actions' JSON, in order,
+    when the caller made it already (a table journals each action it takes: issue 33) —
+    :func:`action_json` of each; shared with the result, so read-only."""
     deal = history.deal
     hand = history.start.hands_played + 1
     if commitment is None:
@@ -142,7 +147,7 @@ def history_to_json(
         "start": snapshot_to_json(history.start, rules),
         "commitment": commitment,
         "deal": {"deck": format_cards(deal.order), "salts": [s.hex() for s in deal.salts]},
-        "actions": [_action_json(a) for a in history.actions],
+        "actions": [action_json(a) for a in history.actions] if actions is None else actions,
         "result": copy.deepcopy(history.result),
     }
 
@@ -153,7 +158,9 @@ def deal_json(at: float, autoplay: int) -> dict[str, Any]:
     return {"type": "start_hand", "at": at, **({"autoplay": autoplay} if autoplay != 1 else {})}
 
 
-def _action_json(action: Action) -> dict[str, Any]:
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as a history writes it (a deal without its deck: that is the history's
+    ``deal``)."""
     if isinstance(action, StartHand):  # its deck is the history's deal
         return deal_json(action.at, action.autoplay)
     return action_to_json(action)
@@ -252,7 +259,7 @@ class ReadHistory:
             }
         moves = []
         for i, move in enumerate(self.moves):
-            raw = _action_json(move)
+            raw = action_json(move)
             if i in self.hidden:
                 raw["discard"] = " ".join(HIDDEN for _ in range(self.hidden[i]))
             moves.append(raw)
@@ -469,6 +476,7 @@ __all__ = [
     "SIGNATURE_ALGORITHM",
     "HandHistory",
     "ReadHistory",
+    "action_json",
     "begin_history",
     "decode_base64",
     "finish",

@@ -29,6 +29,7 @@ from thirteen.engine.events import (
 )
 from thirteen.engine.history import (
     HandHistory,
+    action_json,
     begin_history,
     history_to_json,
     record,
@@ -200,6 +201,10 @@ class Journal:
         self.snapshot_state_id = 0
         self._rules: tuple[Rules, dict[str, Any]] | None = None
         """The table's rules and their JSON, made once (a hand writes them twice)."""
+        self._actions: list[dict[str, Any]] = []
+        """The JSON of the hand in play's actions, as its history writes them."""
+        self._journaled: tuple[Action, dict[str, Any]] | None = None
+        """The last action journaled, and its JSON (its history's, too, unless a deal)."""
 
     async def commit(
         self,
@@ -224,11 +229,13 @@ class Journal:
         )
         table = self.table
         settings = table.settings
+        journaled = action_to_json(action)
+        self._journaled = (action, journaled)
         work = _Commit(
             table_id=settings.id,
             table_name=settings.name,
             state_id=new.state_id,
-            action=encode(action_to_json(action)),
+            action=encode(journaled),
             user_id=user_id,
             client_id=client_id,
             at=at,
@@ -255,10 +262,26 @@ class Journal:
         assert self.history is not None
         assert final.hand is not None
         history = replace(record(self.history, last), result=result_summary(final))
-        # the commitment the table published at the deal (the history's own, made once)
+        # the commitment the table published at the deal (the history's own, made once), and
+        # each action's JSON as the table journaled it
         return encode(
-            history_to_json(history, final.hand.commitment, self._rules_json(history.start.rules))
+            history_to_json(
+                history,
+                final.hand.commitment,
+                self._rules_json(history.start.rules),
+                [*self._actions, self._action_json(last)],
+            )
         )
+
+    def _action_json(self, action: Action) -> dict[str, Any]:
+        """:func:`action_json`, taken from the journal's entry when that is the action's."""
+        if (
+            self._journaled is not None
+            and self._journaled[0] is action
+            and not isinstance(action, StartHand)
+        ):
+            return self._journaled[1]
+        return action_json(action)
 
     def _rules_json(self, rules: Rules) -> dict[str, Any]:
         """``rules.to_dict()``, made again only for other rules (read-only: it is encoded and
@@ -271,12 +294,15 @@ class Journal:
         """Keep the hand's history (and which hand row is in play) after an accepted action."""
         if isinstance(action, StartHand):
             self.history = begin_history(before, action)
+            self._actions = [action_json(action)]
             self.hand_id = self.pending_hand_id
         elif self.history is not None:
             self.history = record(self.history, action)
+            self._actions.append(self._action_json(action))
 
     def hand_settled(self) -> None:
         self.history = None
+        self._actions = []
 
     async def journaled_answer(self, user_id: int, client_id: str) -> dict[str, Any] | None:
         """The answer to an action id accepted before a restart or a move, if any: its ``ack``
