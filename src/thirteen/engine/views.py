@@ -421,6 +421,7 @@ class ViewsJson:
     __slots__ = (
         "_boards",
         "_due",
+        "_me",
         "_own",
         "_previous",
         "_results",
@@ -441,6 +442,9 @@ class ViewsJson:
         """Each board and how the other players see it (visible, face down), as in _boards."""
         self._own: dict[int, tuple[Board, dict[str, Any]]] = {}
         """A board's wire form for its own player, by the board's place."""
+        self._me: dict[int, tuple[Board, bool, dict[str, Any]]] = {}
+        """A board's player's own cards (``me``) in their wire form, by the board's place, with
+        whether the player must act."""
         self._results: list[dict[str, Any]] | None = None
 
     def _shared(self) -> list[dict[str, Any] | None]:
@@ -470,6 +474,12 @@ class ViewsJson:
                     for i, own in previous._own.items()
                     if i < len(hand.boards) and own[0] is hand.boards[i]
                 }
+                if previous.state.rules is state.rules:  # (what a player may do is the rules')
+                    self._me = {
+                        i: me
+                        for i, me in previous._me.items()
+                        if i < len(hand.boards) and me[0] is hand.boards[i]
+                    }
             results = _results(state)
             self._results = None if results is None else [_result_json(r) for r in results]
         return seats
@@ -492,7 +502,12 @@ class ViewsJson:
                             own = self._own[i] = (board, _own_board_json(board))
                         boards = boards.copy()
                         boards[i] = own[1]
-                        me = _me_json(_my_cards(state, board, viewer in self._due))
+                        must = viewer in self._due
+                        mine = self._me.get(i)
+                        if mine is None or mine[1] != must:
+                            made = _me_json(_my_cards(state, board, must))
+                            mine = self._me[i] = (board, must, made)
+                        me = mine[2]
                         break
             hand_json = {
                 "number": hand.number,
