@@ -27,12 +27,12 @@ from thirteen.engine.events import Event, HandSettled, HandStarted, PlayerLeft, 
 from thirteen.engine.state import Phase, TableState, next_deadline
 from thirteen.engine.table import apply
 from thirteen.server.metrics import Metrics
-from thirteen.server.tables.broadcast import Broadcaster, Watcher
+from thirteen.server.tables.broadcast import Broadcaster
 from thirteen.server.tables.journal import Journal
 from thirteen.server.tables.leases import LeaseLostError
 from thirteen.server.tables.live import LiveTable, now
 from thirteen.server.tables.protocol import CLOSE_MOVED, error_frame
-from thirteen.server.tables.requests import ClientActions, Decisions, Request
+from thirteen.server.tables.requests import ClientActions, Decisions, Request, ack_with_frame
 from thirteen.server.tables.seating import Seating
 from thirteen.server.tables.thinking import BotThinking
 
@@ -293,7 +293,7 @@ class HandLoop:
         self._track(before, new, action, events)
         for user_id_out, frame in unseated:  # told why before the frame that shows them gone
             self.broadcaster.tell_player(user_id_out, frame)
-        self.broadcaster.tell(events, self._ack(client_id, new.state_id))
+        self.broadcaster.tell(events, ack_with_frame(self._answering, client_id, new.state_id))
         self.metrics.action_seconds.observe(time.perf_counter() - started)
         self.thinking.schedule()
         bots = self.seating.bots
@@ -313,22 +313,6 @@ class HandLoop:
         ):
             self.on_change()
         return new.state_id
-
-    def _ack(self, client_id: str | None, state_id: int) -> tuple[Watcher, dict[str, Any]] | None:
-        """The socket that sent the action being accepted (the request answered now, when
-        ``client_id`` is its id) and its ``ack``, to go out with that socket's frame; the
-        request is marked as told (``acked``), so its socket does not send the answer again."""
-        request = self._answering
-        if (
-            request is None
-            or request.acked
-            or request.watcher is None
-            or client_id is None
-            or request.client_id != client_id
-        ):
-            return None
-        request.acked = True
-        return request.watcher, {"type": "ack", "id": client_id, "state_id": state_id}
 
     def replayed(
         self, before: TableState, new: TableState, action: Action, events: tuple[Event, ...]

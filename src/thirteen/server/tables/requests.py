@@ -50,6 +50,24 @@ class Request:
     not send the answer again."""
 
 
+def ack_with_frame(
+    request: Request | None, client_id: str | None, state_id: int
+) -> tuple[Watcher, dict[str, Any]] | None:
+    """The socket that sent the action being accepted (``request``, the one answered now, when
+    ``client_id`` is its id) and the action's ``ack``, to go out with that socket's frame; the
+    request is marked as told (``acked``), so its socket does not send the answer again."""
+    if (
+        request is None
+        or request.acked
+        or request.watcher is None
+        or client_id is None
+        or request.client_id != client_id
+    ):
+        return None
+    request.acked = True
+    return request.watcher, {"type": "ack", "id": client_id, "state_id": state_id}
+
+
 class Decisions:
     """Which decision each seat has pending, and since which state: a decision must be made on
     the one pending now, not on an earlier one a slow client (or bot) still saw."""
@@ -214,4 +232,4 @@ class ClientActions:
         raise ProtocolError("not_logged_in", "Log in to take a seat.")
 
 
-__all__ = ["ClientActions", "Decisions", "Request"]
+__all__ = ["ClientActions", "Decisions", "Request", "ack_with_frame"]
