@@ -29,9 +29,9 @@ from thirteen.server.tables.protocol import (
 )
 
 SendNow = Callable[..., bool]
-"""Writes the frames (UTF-8 text) it is given at once, in one write, or none (``False``)."""
-"""Writes a frame's text on a socket at once if it can (open, and not holding back for a slow
-reader); ``False`` when it cannot, and the frame waits in the socket's outbox."""
+"""Writes the frames' texts it is given on a socket at once, in one write, if it can (open, and
+not holding back for a slow reader); ``False`` when it cannot, and the frames wait in the
+socket's outbox."""
 OUTBOX_FRAMES = 256
 """Frames a socket may have waiting; a socket that falls this far behind is dropped."""
 RECENT_EVENTS = 64
