@@ -44,7 +44,7 @@ from thirteen.server.db.writer import Prepared, inserted_id
 from thirteen.server.tables import seating
 from thirteen.server.tables.leases import fence, fence_sync
 from thirteen.server.tables.live import LiveTable, Seated, now
-from thirteen.server.tables.protocol import encode
+from thirteen.server.tables.protocol import ack_frame, encode
 
 SNAPSHOT_EVERY = 64
 """Actions between two snapshots of a table between hands (one is written as each hand
@@ -317,7 +317,7 @@ class Journal:
             )
         if state_id is None:
             return None
-        return {"type": "ack", "id": client_id, "state_id": state_id}
+        return ack_frame(client_id, state_id)
 
     async def set_status(self, status: str) -> None:
         table_id = self.table.id

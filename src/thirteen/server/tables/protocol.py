@@ -154,6 +154,11 @@ def parse_message(text: str | bytes) -> Message:
     return ActionMessage(ident, state_id, action)
 
 
+def ack_frame(ident: str, state_id: int) -> dict[str, Any]:
+    """The answer to an accepted action: its ``id`` and the state it made."""
+    return {"type": "ack", "id": ident, "state_id": state_id}
+
+
 def error_frame(code: str, message: str, ident: str | None = None) -> dict[str, Any]:
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if ident is not None:
@@ -180,6 +185,7 @@ __all__ = [
     "PingMessage",
     "ProtocolError",
     "ResyncMessage",
+    "ack_frame",
     "error_frame",
     "parse_message",
 ]

@@ -22,7 +22,7 @@ from thirteen.engine.state import TableState, deciders
 from thirteen.server.tables.broadcast import Broadcaster, Watcher
 from thirteen.server.tables.journal import Journal
 from thirteen.server.tables.live import Accept, LiveTable, now
-from thirteen.server.tables.protocol import SEAT_ACTIONS, ProtocolError, error_frame
+from thirteen.server.tables.protocol import SEAT_ACTIONS, ProtocolError, ack_frame, error_frame
 
 REMEMBERED_ANSWERS = 64
 """Answers to action ids a table keeps (the oldest forgotten first; the journal still answers
@@ -65,7 +65,7 @@ def ack_with_frame(
     ):
         return None
     request.acked = True
-    return request.watcher, {"type": "ack", "id": client_id, "state_id": state_id}
+    return request.watcher, ack_frame(client_id, state_id)
 
 
 class Decisions:
@@ -157,7 +157,7 @@ class ClientActions:
             else:
                 made = await self.accept(action, user_id=user_id, client_id=client_id)
             # the state the action made, as its journal entry says (and answers after a restart)
-            answer = {"type": "ack", "id": client_id, "state_id": made}
+            answer = ack_frame(client_id, made)
         except RuleError as e:
             done = await self.journal.journaled_answer(user_id, client_id)
             if done is not None:
