@@ -90,18 +90,18 @@ class Watcher:
         ``ack`` after its ``update``), written with it."""
         if self.dropped:
             return
+        frames = (frame,) if then is None else (frame, then)
         send_now = self.send_now
-        if send_now is not None and not self.writing and self.outbox.empty():
-            if then is None:
-                sent = send_now(encode_utf8(frame))
-            else:
-                sent = send_now(encode_utf8(frame), encode_utf8(then))
-            if sent:
-                self.sent_at_once += 1 if then is None else 2
-                return
-        self._queue(frame)
-        if then is not None:
-            self._queue(then)
+        if (
+            send_now is not None
+            and not self.writing
+            and self.outbox.empty()
+            and send_now(*map(encode_utf8, frames))
+        ):
+            self.sent_at_once += len(frames)
+            return
+        for one in frames:
+            self._queue(one)
 
     def _queue(self, frame: dict[str, Any]) -> None:
         if self.dropped:
@@ -191,11 +191,10 @@ class Broadcaster:
             frame = frames.get(seat)
             if frame is None:
                 frame = frames[seat] = self._frame("update", seat, events, connected, shown, views)
+            then = None
             if ack is not None and watcher is ack[0]:
-                watcher.offer(frame, ack[1])
-                ack = None
-            else:
-                watcher.offer(frame)
+                then, ack = ack[1], None
+            watcher.offer(frame, then)
             if watcher.dropped:
                 self.watchers.discard(watcher)
                 self.metrics.ws_watching.dec()
