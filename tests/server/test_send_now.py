@@ -1,6 +1,8 @@
 """A frame offered to a socket with nothing waiting is written at once by the room's socket
 protocol (``serve.SocketProtocol.send_now``), not through the socket's outbox and writer; a
-frame that finds others waiting waits behind them, so a socket's frames keep their order."""
+frame that finds others waiting waits behind them, so a socket's frames keep their order. A
+message in is handed to the socket's reader as it arrives (``SocketProtocol.take_now``), and
+keeps its place behind one that waits in the app's queue."""
 
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ def test_frames_go_out_at_once_and_in_order(settings: Settings) -> None:
         (watcher,) = owner.watchers
         assert watcher.send_now is not None
         assert watcher.sent_at_once == len(conn.frames) >= 9  # a snapshot, 4 updates, 4 acks
+        assert watcher.taken_at_once == 4  # each action handed over as it arrived
         ids = [f["state_id"] for f in conn.frames if f["type"] in ("snapshot", "update")]
         assert ids == list(range(ids[0], ids[0] + len(ids)))  # every state, in order
         conn.close()
@@ -115,3 +118,38 @@ def test_a_frame_and_the_one_after_it_queue_in_order() -> None:
         return [watcher.outbox.get_nowait() for _ in range(3)]
 
     assert asyncio.run(main()) == [{"n": 1}, {"n": 2}, {"n": 3}]
+
+
+def test_messages_sent_without_waiting_are_answered_in_order(settings: Settings) -> None:
+    """Actions, a ping, a bad message and a binary ping sent back to back, none waiting for an
+    answer: each is answered, in the order sent; the text ones were handed over as they
+    arrived — but one that came while the binary one still waited in the app's queue, which
+    queues behind it."""
+    app = create_app(settings)
+    with serve_in_thread(app) as url, RoomClient(url) as boss:
+        boss.sign_up("boss", "the chief's password")
+        table = boss.create_table("chinese-1-6", bots=0)
+        conn = boss.open_table(table["id"])
+        owner = app.state.room.owners[table["id"]]
+        (watcher,) = owner.watchers
+        assert conn.ws is not None
+        sit = {"type": "sit", "seat": 0, "buy_in": table["max_buy_in"]}
+        for n, action in enumerate((sit, {"type": "sit_out"}, {"type": "sit_in"})):
+            conn.send({"type": "action", "id": f"a{n}", "action": action})
+        conn.send({"type": "ping"})
+        conn.ws.send("{not json")
+        conn.send({"type": "action", "id": "a3", "action": {"type": "sit_out"}})
+        conn.ws.send(b'{"type": "ping"}')
+        conn.send({"type": "action", "id": "a4", "action": {"type": "sit_in"}})
+        conn.wait(lambda f: f.get("id") == "a4")
+        answers = [
+            f.get("id") or f.get("code") or f["type"]
+            for f in conn.frames
+            if f["type"] in ("ack", "error", "pong")
+        ]
+        assert answers == ["a0", "a1", "a2", "pong", "bad_message", "a3", "pong", "a4"]
+        acked = [f["state_id"] for f in conn.frames if f["type"] == "ack"]
+        assert acked == sorted(acked)
+        assert len(set(acked)) == 5
+        assert watcher.taken_at_once in (6, 7)  # a4 behind the binary ping, or not
+        conn.close()

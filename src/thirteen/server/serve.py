@@ -9,7 +9,7 @@ import signal
 import socket
 import struct
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -37,7 +37,13 @@ from thirteen.server.heap import (
     trimmer_for,
 )
 from thirteen.server.http.app import create_app
-from thirteen.server.http.sockets import MAX_SOCKET_BYTES, PING_INTERVAL, PING_TIMEOUT, SEND_NOW
+from thirteen.server.http.sockets import (
+    MAX_SOCKET_BYTES,
+    PING_INTERVAL,
+    PING_TIMEOUT,
+    SEND_NOW,
+    TAKE_NOW,
+)
 from thirteen.server.logs import configure_logging
 from thirteen.server.settings import Settings
 from thirteen.server.tables.bus import preflight
@@ -170,17 +176,49 @@ class SocketProtocol(WebSocketsSansIOProtocol):
     breaks the cycle: nothing reads from the connection after that.
 
     Frames out are compressed by :class:`FastDeflate` (when ``THIRTEEN_WS_COMPRESSION`` is on
-    and the client offers permessage-deflate)."""
+    and the client offers permessage-deflate), and written at once where they can be
+    (:meth:`send_now`); text messages in are handed to the socket's reader as they arrive
+    (:meth:`take_now`), past the app's receive queue."""
 
     def __init__(self, config: uvicorn.Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
         if config.ws_per_message_deflate:
             self.conn.available_extensions = deflate_offer()
+        self.take: Callable[[str], object] | None = None
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         if not self.close_sent:  # accepted: the app's task starts after this
             self.scope["extensions"][SEND_NOW] = {"send_text": self.send_now}
+            self.scope["extensions"][TAKE_NOW] = {"take": self.take_now}
+
+    def take_now(self, take: Callable[[str], object] | None) -> None:
+        """From now on hand each whole text message to ``take`` as it arrives, instead of
+        queueing it for the app's ``receive`` and waking the socket's task for it (two task
+        steps and the ASGI layers a message, issue 33); ``None``: back to the queue. A message
+        still goes to the queue while one waits there (so none overtakes another), and so do
+        binary messages, text that is not UTF-8 (uvicorn closes the socket for it) and what
+        comes after the close was sent (uvicorn drops it)."""
+        self.take = take
+
+    def send_receive_event_to_app(self) -> None:
+        take = self.take
+        if (
+            take is None
+            or self.close_sent
+            or self.curr_msg_data_type != "text"
+            or not self.queue.empty()
+        ):
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        try:
+            text = bytes(data).decode()
+        except UnicodeDecodeError:
+            super().send_receive_event_to_app()
+            return
+        self.frames = []
+        take(text)
 
     def send_now(self, *texts: bytes) -> bool:
         """Write text frames at once, in one write (``False``, writing nothing, while the socket
@@ -222,6 +260,8 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:  # its send_now refers back to the protocol: another cycle
             scope["extensions"].pop(SEND_NOW, None)
+            scope["extensions"].pop(TAKE_NOW, None)
+        self.take = None  # (the socket's reader, which refers to its watcher and table)
 
 
 def uvicorn_config(

@@ -5,8 +5,11 @@ the session the ticket was issued to: it closes when that session ends
 (:mod:`thirteen.server.tables.sessions`). Without a ticket the socket watches as a spectator.
 The origin is checked like any state-changing request. Every socket has a writer of its own fed
 through a bounded queue, so a client that stops reading is dropped instead of stalling its
-table. Dead sockets are found by uvicorn's protocol pings (:data:`PING_INTERVAL`,
-:data:`PING_TIMEOUT`); floods and oversized frames get a sentence, then a close.
+table. Messages in are taken as they arrive (the room's socket protocol hands them over: no
+task wakes for them) and go to the table's owner without waiting for the answer to the one
+before; the socket's answers keep the messages' order (:class:`~.relay.Answers`). Dead sockets
+are found by uvicorn's protocol pings (:data:`PING_INTERVAL`, :data:`PING_TIMEOUT`); floods and
+oversized frames get a sentence, then a close.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -34,14 +38,14 @@ from thirteen.server.tables.protocol import (
     CLOSE_TOO_BIG,
     CLOSE_TRY_AGAIN,
     ActionMessage,
-    Message,
     PingMessage,
     ProtocolError,
+    ResyncMessage,
     encode,
     error_frame,
     parse_message,
 )
-from thirteen.server.tables.relay import Relay, take_message
+from thirteen.server.tables.relay import Answers, Relay, take_message
 from thirteen.server.tables.requests import Request
 
 log = logging.getLogger("thirteen.server.ws")
@@ -49,6 +53,10 @@ log = logging.getLogger("thirteen.server.ws")
 SEND_NOW = "thirteen.send_now"
 """The ASGI scope extension under which the room's socket protocol offers ``send_text``: a
 frame's UTF-8 text written at once, ``False`` when it cannot be (``serve.SocketProtocol``)."""
+TAKE_NOW = "thirteen.take_now"
+"""The ASGI scope extension under which the room's socket protocol offers ``take``: text
+messages handed to a function as they arrive, not queued for ``receive``
+(``serve.SocketProtocol.take_now``)."""
 PING_INTERVAL = 5.0
 PING_TIMEOUT = 10.0
 """A socket that does not answer a protocol ping within this is closed: dead ones go within
@@ -233,15 +241,16 @@ async def _table_socket(
     metrics = websocket.app.state.metrics
     metrics.ws_connections.inc()
     writer = asyncio.create_task(_writer(websocket, watcher))
+    user_id, name = (me.user_id, me.name) if me else (None, None)
     try:
         await owner.submit(Request("attach", watcher=watcher, since=since))
-        async for parsed in _messages(websocket, watcher):
-            if isinstance(parsed, PingMessage):
-                _pong(watcher)
-            else:
-                await take_message(
-                    owner, watcher, me.user_id if me else None, me.name if me else None, parsed
-                )
+        await _read(
+            websocket,
+            _Reader(
+                watcher,
+                lambda parsed, answers: take_message(owner, answers, user_id, name, parsed),
+            ),
+        )
     finally:
         metrics.ws_connections.dec()
         if owner.task is not None and not owner.task.done():
@@ -276,14 +285,15 @@ async def _relayed_socket(
         me.name if me else None,
         since,
     )
+
+    def forward(parsed: ActionMessage | ResyncMessage, answers: Answers) -> None:
+        if isinstance(parsed, ActionMessage) and me is None:
+            answers.give(error_frame("not_logged_in", "Log in to play.", parsed.id))
+        else:
+            relay.forward(sid, parsed)
+
     try:
-        async for parsed in _messages(websocket, watcher):
-            if isinstance(parsed, PingMessage):
-                _pong(watcher)
-            elif isinstance(parsed, ActionMessage) and me is None:
-                watcher.offer(error_frame("not_logged_in", "Log in to play.", parsed.id))
-            else:
-                relay.forward(sid, parsed)
+        await _read(websocket, _Reader(watcher, forward))
     finally:
         metrics.ws_connections.dec()
         relay.close_edge(sid)
@@ -292,35 +302,94 @@ async def _relayed_socket(
             await asyncio.wait_for(writer, 5)
 
 
-async def _messages(websocket: WebSocket, watcher: Watcher) -> AsyncIterator[Message]:
-    """The socket's messages, parsed; a bad one is answered here and skipped. Ends when the
-    socket closes, or after a flood or an oversized frame (each answered with a sentence)."""
-    bucket = Bucket()
-    while websocket.client_state == WebSocketState.CONNECTED and not watcher.dropped:
-        try:
-            message = await websocket.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect" or watcher.dropped:
-            return  # closed meanwhile (its session ended, say): what came after is not taken
-        if not bucket.take():
+class _Reader:
+    """What a table socket does with each message it is sent: the flood bucket, the parse (a
+    bad message answered with its sentence and skipped), a ping's pong, and the rest handed to
+    ``act`` (the table's owner, or the relay to the process that runs it), every answer in the
+    order of the messages (:class:`Answers`)."""
+
+    def __init__(
+        self, watcher: Watcher, act: Callable[[ActionMessage | ResyncMessage, Answers], None]
+    ) -> None:
+        self.watcher = watcher
+        self.act = act
+        self.answers = Answers(watcher)
+        self.bucket = Bucket()
+
+    def take(self, raw: str | bytes) -> bool:
+        """Take one message; ``False`` once the socket is done with (a flood or an oversized
+        frame, each answered with a sentence at once and the socket closed; or dropped
+        meanwhile — its session ended, say: what came after is not taken)."""
+        watcher = self.watcher
+        if watcher.dropped:
+            return False
+        if not self.bucket.take():
             watcher.offer(
                 error_frame("flood", f"More than {BURST} messages a second; closing this socket.")
             )
             watcher.close_with(CLOSE_POLICY, "Too many messages.")
-            return
-        raw = message.get("text")
+            return False
         try:
-            yield parse_message(raw if raw is not None else message.get("bytes") or b"")
+            parsed = parse_message(raw)
         except ProtocolError as e:
-            watcher.offer(error_frame(e.code, e.message))
             if e.code == "too_big":
+                watcher.offer(error_frame(e.code, e.message))
                 watcher.close_with(CLOSE_TOO_BIG, "Message too big.")
+                return False
+            self.answers.give(error_frame(e.code, e.message))
+            return True
+        if isinstance(parsed, PingMessage):
+            self.answers.give(_pong())
+        else:
+            self.act(parsed, self.answers)
+        return True
+
+    def take_now(self, text: str) -> None:
+        """:meth:`take` for a message the socket's protocol hands over as it arrives: nothing
+        it raises may reach the protocol's ``data_received``."""
+        self.watcher.taken_at_once += 1
+        try:
+            self.take(text)
+        except Exception:
+            log.exception("message not taken", extra={"user_id": self.watcher.user_id})
+            self.answers.give(
+                error_frame("internal", "Something went wrong on our side; nothing was changed.")
+            )
+
+
+def _take_now(websocket: WebSocket) -> Callable[[Callable[[str], object] | None], None] | None:
+    """The socket protocol's way to hand messages over as they arrive
+    (``serve.SocketProtocol.take_now``), if the server is the room's own."""
+    found = (websocket.scope.get("extensions") or {}).get(TAKE_NOW, {}).get("take")
+    return found if callable(found) else None
+
+
+async def _read(websocket: WebSocket, reader: _Reader) -> None:
+    """Take the socket's messages until it closes or is done with: as they arrive where the
+    room's own protocol serves it (:data:`TAKE_NOW`), else — and for what queued before, a
+    binary message, the close — through the app's ``receive``."""
+    take_now = _take_now(websocket)
+    if take_now is not None:
+        take_now(reader.take_now)
+    watcher = reader.watcher
+    try:
+        while websocket.client_state == WebSocketState.CONNECTED and not watcher.dropped:
+            try:
+                message = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
                 return
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text")
+            if not reader.take(raw if raw is not None else message.get("bytes") or b""):
+                return
+    finally:
+        if take_now is not None:
+            take_now(None)
 
 
-def _pong(watcher: Watcher) -> None:
-    watcher.offer({"type": "pong", "server_time": time.time()})
+def _pong() -> dict[str, Any]:
+    return {"type": "pong", "server_time": time.time()}
 
 
 @router.websocket("/ws/lobby")
@@ -342,14 +411,12 @@ async def _lobby_socket(websocket: WebSocket, room: Room) -> None:
     writer = asyncio.create_task(_writer(websocket, watcher))
     room.lobby.add(watcher)
     watcher.offer(room.lobby_frame())
+
+    def refuse(_parsed: ActionMessage | ResyncMessage, answers: Answers) -> None:
+        answers.give(error_frame("bad_message", "The lobby socket takes only ping messages."))
+
     try:
-        async for parsed in _messages(websocket, watcher):
-            if isinstance(parsed, PingMessage):
-                _pong(watcher)
-            else:
-                watcher.offer(
-                    error_frame("bad_message", "The lobby socket takes only ping messages.")
-                )
+        await _read(websocket, _Reader(watcher, refuse))
     finally:
         room.lobby.discard(watcher)
         watcher.close()
@@ -357,4 +424,11 @@ async def _lobby_socket(websocket: WebSocket, room: Room) -> None:
             await asyncio.wait_for(writer, 5)
 
 
-__all__ = ["MAX_SOCKET_BYTES", "PING_INTERVAL", "PING_TIMEOUT", "SEND_NOW", "router"]
+__all__ = [
+    "MAX_SOCKET_BYTES",
+    "PING_INTERVAL",
+    "PING_TIMEOUT",
+    "SEND_NOW",
+    "TAKE_NOW",
+    "router",
+]

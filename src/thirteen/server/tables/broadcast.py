@@ -66,6 +66,8 @@ class Watcher:
         """The writer has a frame in hand (taken from the outbox, not yet written)."""
         self.sent_at_once = 0
         """Frames written by :meth:`offer` itself."""
+        self.taken_at_once = 0
+        """Messages the socket's protocol handed over as they arrived (``http.sockets``)."""
         self.dropped = False
         self.finished = asyncio.Event()
         """Set when the socket's writer is done (its close sent)."""

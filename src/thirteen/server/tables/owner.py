@@ -195,13 +195,18 @@ class TableOwner:
 
     async def submit(self, request: Request) -> dict[str, Any]:
         """Hand ``request`` to the owner and wait for its answer."""
+        return await self.submit_nowait(request)
+
+    def submit_nowait(self, request: Request) -> asyncio.Future[dict[str, Any]]:
+        """Hand ``request`` to the owner (in its queue now, behind whatever was handed before):
+        the future of its answer."""
         hands = self.hands
+        request.reply = reply = asyncio.get_running_loop().create_future()
         if hands.task is not None and hands.task.done():
-            return error_frame("moved", MOVED_SENTENCE, request.client_id)
-        loop = asyncio.get_running_loop()
-        request.reply = loop.create_future()
-        await hands.queue.put(request)
-        return await request.reply
+            reply.set_result(error_frame("moved", MOVED_SENTENCE, request.client_id))
+        else:
+            hands.queue.put_nowait(request)
+        return reply
 
     async def lose(self) -> None:
         """Another process took the table's lease: stop here (any write would be refused)."""

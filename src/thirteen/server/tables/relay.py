@@ -22,6 +22,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -55,35 +56,69 @@ class CallError(RuleError):
 log = logging.getLogger("thirteen.server.relay")
 
 
-async def take_message(
+class Answers:
+    """What a socket is answered, in the order of its messages: an action's (or a resync's)
+    answer once the owner has given it, and what is answered at once — a pong, a bad message's
+    error — only after the answers to the messages sent before it. A socket's messages go to
+    the owner as they arrive, without waiting for the answer to the one before."""
+
+    def __init__(self, watcher: Watcher) -> None:
+        self.watcher = watcher
+        self._waiting: deque[Request | dict[str, Any]] = deque()
+
+    def give(self, frame: dict[str, Any]) -> None:
+        """Answer ``frame`` now, or after the requests still waiting for the owner."""
+        if self._waiting:
+            self._waiting.append(frame)
+        else:
+            self.watcher.offer(frame)
+
+    def wait_for(self, owner: TableOwner, request: Request) -> None:
+        """Hand ``request`` to the owner (in its queue when this returns); an action's answer
+        goes out when given, unless its ``ack`` went out with the action's frame."""
+        self._waiting.append(request)
+        owner.submit_nowait(request).add_done_callback(self._given)
+
+    def _given(self, _reply: asyncio.Future[dict[str, Any]]) -> None:
+        waiting = self._waiting
+        while waiting:
+            head = waiting[0]
+            if isinstance(head, Request):
+                reply = head.reply
+                if reply is None or not reply.done():
+                    return
+                waiting.popleft()
+                if head.kind == "action" and not head.acked and not reply.cancelled():
+                    self.watcher.offer(reply.result())
+            else:
+                waiting.popleft()
+                self.watcher.offer(head)
+
+
+def take_message(
     owner: TableOwner,
-    watcher: Watcher,
+    answers: Answers,
     user_id: int | None,
     name: str | None,
     message: ResyncMessage | ActionMessage,
 ) -> None:
     """What a table socket's ``resync`` or ``action`` does (a local or a relayed socket)."""
+    watcher = answers.watcher
     if isinstance(message, ResyncMessage):
-        await owner.submit(Request("resync", watcher=watcher, since=message.since))
-        return
-    if user_id is None:
-        watcher.offer(error_frame("not_logged_in", "Log in to play.", message.id))
-        return
-    request = Request(
-        "action",
-        watcher=watcher,
-        user_id=user_id,
-        name=name,
-        client_id=message.id,
-        state_id=message.state_id,
-        payload=message.action,
-    )
-    try:
-        answer = await owner.submit(request)
-    except RuleError as e:
-        answer = error_frame(e.code, e.message, message.id)
-    if not request.acked:  # (an ack the owner sent with the action's frame)
-        watcher.offer(answer)
+        answers.wait_for(owner, Request("resync", watcher=watcher, since=message.since))
+    elif user_id is None:
+        answers.give(error_frame("not_logged_in", "Log in to play.", message.id))
+    else:
+        request = Request(
+            "action",
+            watcher=watcher,
+            user_id=user_id,
+            name=name,
+            client_id=message.id,
+            state_id=message.state_id,
+            payload=message.action,
+        )
+        answers.wait_for(owner, request)
 
 
 class RelayWatcher(Watcher):
@@ -287,6 +322,7 @@ class Relay:
             self.sessions.pop(sid, None)
             watcher.close_with(CLOSE_MOVED, MOVED)
             return
+        answers = Answers(watcher)
         try:
             await owner.submit(Request("attach", watcher=watcher, since=since))
             while (message := await session.inbox.get()) is not None:
@@ -298,7 +334,7 @@ class Relay:
                     parsed = ActionMessage(
                         str(message["id"]), message.get("state_id"), dict(message["action"])
                     )
-                await take_message(owner, watcher, watcher.user_id, watcher.name, parsed)
+                take_message(owner, answers, watcher.user_id, watcher.name, parsed)
         finally:
             self.sessions.pop(sid, None)
             if owner.task is not None and not owner.task.done():
@@ -365,4 +401,4 @@ class Relay:
                 session.inbox.put_nowait(None)
 
 
-__all__ = ["MOVED", "Call", "CallError", "Relay", "RelayWatcher", "take_message"]
+__all__ = ["MOVED", "Answers", "Call", "CallError", "Relay", "RelayWatcher", "take_message"]
