@@ -103,8 +103,8 @@ class Settings(BaseSettings):
     ws_compression: bool = Field(
         default=True,
         description="Compress WebSocket frames (permessage-deflate, by Intel's ISA-L) for clients "
-        "that offer it, as browsers do: a hand's frames take about a fifth of the bytes, for "
-        "about a tenth more CPU a hand. Turn off where bandwidth is free and CPU is not.",
+        "that offer it, as browsers do: a hand's frames take about a quarter of the bytes, for "
+        "about 7 % more CPU a hand. Turn off where bandwidth is free and CPU is not.",
     )
     gc: Literal["automatic", "scheduled"] = Field(
         default="scheduled",
