@@ -29,7 +29,7 @@ from thirteen.server.money.accounts import Accounts, Me
 from thirteen.server.money.throttle import RateLimitError, Throttle
 from thirteen.server.room import Room
 from thirteen.server.settings import Settings
-from thirteen.server.tables.broadcast import SendNow, Watcher
+from thirteen.server.tables.broadcast import Watcher
 from thirteen.server.tables.owner import TableOwner
 from thirteen.server.tables.protocol import (
     BURST,
@@ -104,10 +104,11 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> 
     await websocket.close(close, message[:120])
 
 
-def _send_now(websocket: WebSocket) -> SendNow | None:
-    """The socket protocol's way to write a frame at once (``serve.SocketProtocol``), if the
-    server is the room's own."""
-    found = (websocket.scope.get("extensions") or {}).get(SEND_NOW, {}).get("send_text")
+def _offered(websocket: WebSocket, extension: str, name: str) -> Callable[..., Any] | None:
+    """What the room's own socket protocol offers the app under ``extension`` (``serve.
+    SocketProtocol``: :data:`SEND_NOW`'s ``send_text``, :data:`TAKE_NOW`'s ``take``); ``None``
+    under another server."""
+    found = (websocket.scope.get("extensions") or {}).get(extension, {}).get(name)
     return found if callable(found) else None
 
 
@@ -198,7 +199,9 @@ async def table_socket(websocket: WebSocket, table: str) -> None:
         await _refuse(websocket, "private_table", PRIVATE_TABLE, CLOSE_POLICY)
         return
     watcher = Watcher(
-        me.user_id if me else None, me.name if me else None, send_now=_send_now(websocket)
+        me.user_id if me else None,
+        me.name if me else None,
+        send_now=_offered(websocket, SEND_NOW, "send_text"),
     )
     try:
         with _held(websocket, me.name if me else None):
@@ -357,18 +360,11 @@ class _Reader:
             )
 
 
-def _take_now(websocket: WebSocket) -> Callable[[Callable[[str], object] | None], None] | None:
-    """The socket protocol's way to hand messages over as they arrive
-    (``serve.SocketProtocol.take_now``), if the server is the room's own."""
-    found = (websocket.scope.get("extensions") or {}).get(TAKE_NOW, {}).get("take")
-    return found if callable(found) else None
-
-
 async def _read(websocket: WebSocket, reader: _Reader) -> None:
     """Take the socket's messages until it closes or is done with: as they arrive where the
     room's own protocol serves it (:data:`TAKE_NOW`), else — and for what queued before, a
     binary message, the close — through the app's ``receive``."""
-    take_now = _take_now(websocket)
+    take_now = _offered(websocket, TAKE_NOW, "take")
     if take_now is not None:
         take_now(reader.take_now)
     watcher = reader.watcher
@@ -407,7 +403,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
 async def _lobby_socket(websocket: WebSocket, room: Room) -> None:
     await websocket.accept()
-    watcher = Watcher(None, None, send_now=_send_now(websocket))
+    watcher = Watcher(None, None, send_now=_offered(websocket, SEND_NOW, "send_text"))
     writer = asyncio.create_task(_writer(websocket, watcher))
     room.lobby.add(watcher)
     watcher.offer(room.lobby_frame())
