@@ -8,24 +8,38 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from services import serve_in_thread
 
-from thirteen.client import RoomClient
+from thirteen.client import RoomClient, TableConnection
 from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings
 from thirteen.server.tables.broadcast import Watcher
 
 
-def test_frames_go_out_at_once_and_in_order(settings: Settings) -> None:
-    """A player who waits for each answer before acting again never has a frame waiting: every
-    frame they are sent (snapshot, updates, acks) is written at once, in the states' order."""
+@contextmanager
+def _a_player_at(
+    settings: Settings,
+) -> Iterator[tuple[dict[str, Any], TableConnection, Watcher]]:
+    """A room served on a free port, a table without bots, and one player's socket at it: the
+    table, the socket, and the room's watcher of that socket."""
     app = create_app(settings)
     with serve_in_thread(app) as url, RoomClient(url) as boss:
         boss.sign_up("boss", "the chief's password")
         table = boss.create_table("chinese-1-6", bots=0)
         conn = boss.open_table(table["id"])
+        (watcher,) = app.state.room.owners[table["id"]].watchers
+        yield table, conn, watcher
+        conn.close()
+
+
+def test_frames_go_out_at_once_and_in_order(settings: Settings) -> None:
+    """A player who waits for each answer before acting again never has a frame waiting: every
+    frame they are sent (snapshot, updates, acks) is written at once, in the states' order."""
+    with _a_player_at(settings) as (table, conn, watcher):
         for action in (
             {"type": "sit", "seat": 0, "buy_in": table["max_buy_in"]},
             {"type": "sit_out"},
@@ -33,14 +47,11 @@ def test_frames_go_out_at_once_and_in_order(settings: Settings) -> None:
             {"type": "leave"},
         ):
             conn.do(action)  # the update comes before the ack: do() has read both
-        owner = app.state.room.owners[table["id"]]
-        (watcher,) = owner.watchers
         assert watcher.send_now is not None
         assert watcher.sent_at_once == len(conn.frames) >= 9  # a snapshot, 4 updates, 4 acks
         assert watcher.taken_at_once == 4  # each action handed over as it arrived
         ids = [f["state_id"] for f in conn.frames if f["type"] in ("snapshot", "update")]
         assert ids == list(range(ids[0], ids[0] + len(ids)))  # every state, in order
-        conn.close()
 
 
 def test_a_frame_waits_behind_those_already_waiting() -> None:
@@ -77,13 +88,7 @@ def test_a_frame_waits_behind_those_already_waiting() -> None:
 def test_an_actions_ack_goes_out_with_its_update_in_one_write(settings: Settings) -> None:
     """The player who acted is sent the action's ``update`` and then its ``ack`` in one write
     (one system call, not two), and no second ack follows; a resent id is answered alone."""
-    app = create_app(settings)
-    with serve_in_thread(app) as url, RoomClient(url) as boss:
-        boss.sign_up("boss", "the chief's password")
-        table = boss.create_table("chinese-1-6", bots=0)
-        conn = boss.open_table(table["id"])
-        owner = app.state.room.owners[table["id"]]
-        (watcher,) = owner.watchers
+    with _a_player_at(settings) as (table, conn, watcher):
         real = watcher.send_now
         assert real is not None
         writes: list[list[dict[str, Any]]] = []
@@ -104,7 +109,6 @@ def test_an_actions_ack_goes_out_with_its_update_in_one_write(settings: Settings
         assert conn.wait(lambda f: f["type"] in ("ack", "error"))["id"] == again
         assert [f["type"] for f in writes[-1]] in (["ack"], ["error"])
         assert sum(1 for f in conn.frames if f.get("id") == again) == 2  # once each time
-        conn.close()
 
 
 def test_a_frame_and_the_one_after_it_queue_in_order() -> None:
@@ -122,16 +126,10 @@ def test_a_frame_and_the_one_after_it_queue_in_order() -> None:
 
 def test_messages_sent_without_waiting_are_answered_in_order(settings: Settings) -> None:
     """Actions, a ping, a bad message, a binary ping and a message in two fragments sent back to
-    back, none waiting for an answer: each is answered, in the order sent; the text ones were handed over as they
-    arrived — but one that came while the binary one still waited in the app's queue, which
-    queues behind it."""
-    app = create_app(settings)
-    with serve_in_thread(app) as url, RoomClient(url) as boss:
-        boss.sign_up("boss", "the chief's password")
-        table = boss.create_table("chinese-1-6", bots=0)
-        conn = boss.open_table(table["id"])
-        owner = app.state.room.owners[table["id"]]
-        (watcher,) = owner.watchers
+    back, none waiting for an answer: each is answered, in the order sent; the text ones were
+    handed over as they arrived — but one that came while the binary one still waited in the
+    app's queue, which queues behind it."""
+    with _a_player_at(settings) as (table, conn, watcher):
         assert conn.ws is not None
         sit = {"type": "sit", "seat": 0, "buy_in": table["max_buy_in"]}
         for n, action in enumerate((sit, {"type": "sit_out"}, {"type": "sit_in"})):
@@ -153,4 +151,3 @@ def test_messages_sent_without_waiting_are_answered_in_order(settings: Settings)
         assert acked == sorted(acked)
         assert len(set(acked)) == 6
         assert watcher.taken_at_once in (6, 7, 8)  # a4 (and a5) behind the binary ping, or not
-        conn.close()
