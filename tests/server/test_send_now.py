@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from services import serve_in_thread
+from websockets.sync.client import connect
 
 from thirteen.client import RoomClient, TableConnection
 from thirteen.server.http.app import create_app
@@ -151,3 +152,34 @@ def test_messages_sent_without_waiting_are_answered_in_order(settings: Settings)
         assert acked == sorted(acked)
         assert len(set(acked)) == 6
         assert watcher.taken_at_once in (6, 7, 8)  # a4 (and a5) behind the binary ping, or not
+
+
+def test_messages_sent_before_the_snapshot_are_answered_after_it(settings: Settings) -> None:
+    """A client that sends at once after the handshake, before its snapshot came: the snapshot
+    is still the first frame, and what was sent is answered after it, in the order sent."""
+    app = create_app(settings)
+    with serve_in_thread(app) as url, RoomClient(url) as boss:
+        boss.sign_up("boss", "the chief's password")
+        table = boss.create_table("chinese-1-6", bots=0)
+        socket_url = boss.ws_url(f"/ws/tables/{table['id']}?ticket={boss.ticket()}")
+        with connect(socket_url, open_timeout=30) as ws:
+            sit = {"type": "sit", "seat": 0, "buy_in": table["max_buy_in"]}
+            for message in (
+                {"type": "ping"},
+                {"type": "action", "id": "a0", "action": sit},
+                {"type": "ping"},
+                {"type": "action", "id": "a1", "action": {"type": "sit_out"}},
+            ):
+                ws.send(json.dumps(message))
+            frames = [json.loads(ws.recv(timeout=30))]
+            while frames[-1].get("id") != "a1":
+                frames.append(json.loads(ws.recv(timeout=30)))
+    assert [f["type"] for f in frames] == [
+        "snapshot",
+        "pong",
+        "update",
+        "ack",
+        "pong",
+        "update",
+        "ack",
+    ]

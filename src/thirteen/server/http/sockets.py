@@ -245,15 +245,15 @@ async def _table_socket(
     metrics.ws_connections.inc()
     writer = asyncio.create_task(_writer(websocket, watcher))
     user_id, name = (me.user_id, me.name) if me else (None, None)
+    reader = _Reader(
+        watcher, lambda parsed, answers: take_message(owner, answers, user_id, name, parsed)
+    )
     try:
-        await owner.submit(Request("attach", watcher=watcher, since=since))
-        await _read(
-            websocket,
-            _Reader(
-                watcher,
-                lambda parsed, answers: take_message(owner, answers, user_id, name, parsed),
-            ),
-        )
+        # in the owner's queue before the reader takes a message: every message's request
+        # queues behind the attach, every answer (a pong too) goes out after the snapshot, and a
+        # message sent the moment the snapshot arrives is taken as it arrives
+        reader.answers.wait_for(owner, Request("attach", watcher=watcher, since=since))
+        await _read(websocket, reader)
     finally:
         metrics.ws_connections.dec()
         if owner.task is not None and not owner.task.done():
