@@ -263,6 +263,8 @@ def test_the_wal_starts_again_under_a_steady_load(tmp_path: Path) -> None:
         return int(struct.unpack(">I", wal.read_bytes()[12:16])[0])
 
     async def body(db: Database) -> tuple[int, int, int]:
+        db.writer.checkpoint_seconds = 0.0  # every CHECKPOINT_PIECES, however soon
+
         async def steady(first: int, count: int) -> int:
             """``count`` grants with 32 always waiting (the writer never runs dry), and more
             while a checkpoint runs: it always has writes to fall behind; the next first."""
@@ -289,3 +291,27 @@ def test_the_wal_starts_again_under_a_steady_load(tmp_path: Path) -> None:
     assert busy < checkpoints
     # (one checkpoint may have run before the first reading: writes go on while it runs)
     assert started >= checkpoints - busy - 1, (started, checkpoints, busy)
+
+
+def test_checkpoints_wait_their_time_apart(tmp_path: Path) -> None:
+    """However many pieces are written, a checkpoint starts only ``checkpoint_seconds`` after
+    the one before it (a busy room checkpoints once a second, not four times): the first comes
+    after CHECKPOINT_PIECES, none after that within the hour; with no time asked between them,
+    one every CHECKPOINT_PIECES."""
+    from thirteen.server.db.writer import CHECKPOINT_PIECES
+
+    def checkpoints(seconds: float) -> int:
+        async def body(db: Database) -> int:
+            db.writer.checkpoint_seconds = seconds
+            for stretch in range(4):
+                await asyncio.gather(
+                    *(db.write(grant(f"p{stretch}-{i}", 1)) for i in range(CHECKPOINT_PIECES))
+                )
+                await db.writer.checkpoint_ended()
+            assert db.writer.stats.pieces == 4 * CHECKPOINT_PIECES
+            return db.writer.stats.checkpoints
+
+        return run_with_db(f"sqlite+aiosqlite:///{tmp_path / f'{seconds}.db'}", body)
+
+    assert checkpoints(3600.0) == 1
+    assert checkpoints(0.0) == 4  # the same writes, with no time between checkpoints

@@ -24,7 +24,7 @@ the loop and tries again — so no statement after it ever waits, and a batch is
 milliseconds of work. (On a thread of its own it queued for the interpreter lock behind the loop
 at every statement, holding SQLite's write lock all the while: stalls of a second and
 ``database is locked`` for everyone else.) Its WAL checkpoints, which sync the disk, run on a
-worker thread every few hundred pieces and start the WAL again
+worker thread every 500 pieces, at most once a second, and start the WAL again
 (:meth:`GroupWriter._checkpoint_now`). On PostgreSQL the batch runs on a pooled asyncpg
 connection through :meth:`~sqlalchemy.ext.asyncio.AsyncConnection.run_sync`.
 """
@@ -62,7 +62,13 @@ logins and tickets each in a transaction of their own then), a waiting batch wai
 at p90 with the pause capped at 50 ms, and 58–63 ms capped at 5 ms (docs/decisions.md, "Tickets
 go through the writer too")."""
 CHECKPOINT_PIECES = 500
-"""Pieces written between two checkpoints of SQLite's WAL (a few megabytes of it)."""
+"""Pieces written between two checkpoints of SQLite's WAL at least."""
+CHECKPOINT_SECONDS = 1.0
+"""Seconds between the starts of two checkpoints at least: a busy room checkpoints once a
+second, not every 500 pieces (four times a second at full speed, 4 % of the room's CPU: each
+one syncs the disk, and a page the writer changes again and again is copied once a checkpoint;
+issue 33, ``benchmarks/README.md``). The WAL holds about a second of writes then (25–30 MB at
+full speed, 40 tables), or 500 pieces."""
 RESTART_WAIT_MS = 200
 """How long a checkpoint's RESTART waits for readers to finish (SQLite's busy timeout); a
 checkpoint that finds them still reading tries again at the next one."""
@@ -316,6 +322,9 @@ class GroupWriter:
         self._task: asyncio.Task[None] | None = None
         self._unchecked = 0
         self._checkpoint: asyncio.Future[tuple[int, int, int]] | None = None
+        self.checkpoint_seconds = CHECKPOINT_SECONDS
+        self._checkpointed_at = -CHECKPOINT_SECONDS
+        """When (the loop's clock) the last checkpoint started."""
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in the next batch; its result once that batch is committed (or its
@@ -380,8 +389,13 @@ class GroupWriter:
                 conn.close()  # a connection in an unknown state is not used again
                 raise
             self._unchecked += len(batch)
-            if self._unchecked >= CHECKPOINT_PIECES and self._checkpoint is None:
+            if (
+                self._unchecked >= CHECKPOINT_PIECES
+                and self._checkpoint is None
+                and loop.time() >= self._checkpointed_at + self.checkpoint_seconds
+            ):
                 self._unchecked = 0
+                self._checkpointed_at = loop.time()
                 self._checkpoint = loop.run_in_executor(None, self._checkpoint_now)
                 self._checkpoint.add_done_callback(self._checkpointed)
             return outcomes
@@ -413,6 +427,12 @@ class GroupWriter:
             self.stats.checkpoints_busy += 1
         return int(busy), int(frames), int(copied)
 
+    async def checkpoint_ended(self) -> None:
+        """Return once the checkpoint running now (if one is) has ended, however it ended."""
+        if self._checkpoint is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint
+
     def _checkpointed(self, done: asyncio.Future[tuple[int, int, int]]) -> None:
         self._checkpoint = None
         if not done.cancelled() and done.exception() is not None:
@@ -422,9 +442,7 @@ class GroupWriter:
         """Finish what is waiting, then let go of the writer's connection."""
         if self._task is not None and not self._task.done():
             await asyncio.shield(self._task)
-        if self._checkpoint is not None:
-            with contextlib.suppress(Exception):
-                await self._checkpoint
+        await self.checkpoint_ended()
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()
@@ -435,6 +453,8 @@ class GroupWriter:
 __all__ = [
     "BUSY_PAUSE_MAX",
     "BUSY_SECONDS",
+    "CHECKPOINT_PIECES",
+    "CHECKPOINT_SECONDS",
     "MAX_BATCH",
     "GroupWriter",
     "Prepared",
