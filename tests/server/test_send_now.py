@@ -10,7 +10,7 @@ import asyncio
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from services import serve_in_thread
 from websockets.sync.client import connect
@@ -19,6 +19,9 @@ from thirteen.client import RoomClient, TableConnection
 from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings
 from thirteen.server.tables.broadcast import Watcher
+from thirteen.server.tables.protocol import ack_frame
+from thirteen.server.tables.relay import Answers
+from thirteen.server.tables.requests import Request
 
 
 @contextmanager
@@ -183,3 +186,54 @@ def test_messages_sent_before_the_snapshot_are_answered_after_it(settings: Setti
         "update",
         "ack",
     ]
+
+
+class _Queue:
+    """A table owner's queue as a socket's :class:`Answers` sees it: what was handed over, in
+    order, each answered when the test says."""
+
+    def __init__(self) -> None:
+        self.handed: list[tuple[Request, asyncio.Future[dict[str, Any]]]] = []
+
+    def submit_nowait(self, request: Request) -> asyncio.Future[dict[str, Any]]:
+        request.reply = asyncio.get_running_loop().create_future()
+        self.handed.append((request, request.reply))
+        return request.reply
+
+
+def _attach_then(refused: bool) -> tuple[list[str], list[dict[str, Any]]]:
+    """A socket's attach, then an action and a ping taken before the attach is answered; the
+    attach answered (the socket let in, or refused and closed), then the action if it was
+    handed over: what the owner was handed, and what the socket was sent."""
+
+    async def main() -> tuple[list[str], list[dict[str, Any]]]:
+        sent: list[dict[str, Any]] = []
+        watcher = Watcher(1, "ann", send_now=lambda *t: sent.extend(map(json.loads, t)) or True)
+        answers, owner = Answers(watcher), _Queue()
+        answers.attach(cast(Any, owner), Request("attach", watcher=watcher))
+        act = Request("action", watcher=watcher, user_id=1, client_id="a1")
+        answers.wait_for(cast(Any, owner), act)
+        answers.give({"type": "pong"})
+        assert [r.kind for r, _ in owner.handed] == ["attach"]
+        assert sent == []
+        if refused:
+            watcher.close_with(1008, "Not this table.")
+        owner.handed[0][1].set_result({"type": "attached"})
+        await asyncio.sleep(0)  # allowed: the answer's callbacks run, no time passes
+        if len(owner.handed) == 2:
+            owner.handed[1][1].set_result(ack_frame("a1", 7))
+            await asyncio.sleep(0)
+        return [r.kind for r, _ in owner.handed], sent
+
+    return asyncio.run(main())
+
+
+def test_what_a_socket_sends_before_its_attach_is_answered_waits_for_it() -> None:
+    """Messages taken before the socket's attach is answered go to the table after it, and
+    their answers after the snapshot; if the attach refused the socket, they never reach it."""
+    handed, sent = _attach_then(refused=False)
+    assert handed == ["attach", "action"]
+    assert [(f["type"], f.get("id")) for f in sent] == [("ack", "a1"), ("pong", None)]
+    handed, sent = _attach_then(refused=True)
+    assert handed == ["attach"]
+    assert sent == []

@@ -249,10 +249,10 @@ async def _table_socket(
         watcher, lambda parsed, answers: take_message(owner, answers, user_id, name, parsed)
     )
     try:
-        # in the owner's queue before the reader takes a message: every message's request
-        # queues behind the attach, every answer (a pong too) goes out after the snapshot, and a
-        # message sent the moment the snapshot arrives is taken as it arrives
-        reader.answers.wait_for(owner, Request("attach", watcher=watcher, since=since))
+        # before the reader takes a message: every answer (a pong too) goes out after the
+        # snapshot, what is sent before it reaches the table only if the socket is let in, and
+        # a message sent the moment the snapshot arrives is taken as it arrives
+        reader.answers.attach(owner, Request("attach", watcher=watcher, since=since))
         await _read(websocket, reader)
     finally:
         metrics.ws_connections.dec()

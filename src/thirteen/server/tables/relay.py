@@ -65,6 +65,16 @@ class Answers:
     def __init__(self, watcher: Watcher) -> None:
         self.watcher = watcher
         self._waiting: deque[Request | dict[str, Any]] = deque()
+        self._held: list[tuple[TableOwner, Request]] | None = None
+        """Requests taken while the socket's attach waits for its answer (:meth:`attach`)."""
+
+    def attach(self, owner: TableOwner, request: Request) -> None:
+        """Hand the socket's ``attach`` to the owner first: what is answered after it waits for
+        it (the snapshot is the first frame), and the requests taken meanwhile go to the owner
+        once it is answered — and only if the socket was let in (not closed with why)."""
+        self._held = []
+        self._waiting.append(request)
+        owner.submit_nowait(request).add_done_callback(self._attached)
 
     def give(self, frame: dict[str, Any]) -> None:
         """Answer ``frame`` now, or after the requests still waiting for the owner."""
@@ -74,10 +84,24 @@ class Answers:
             self.watcher.offer(frame)
 
     def wait_for(self, owner: TableOwner, request: Request) -> None:
-        """Hand ``request`` to the owner (in its queue when this returns); an action's answer
-        goes out when given, unless its ``ack`` went out with the action's frame."""
+        """Hand ``request`` to the owner (in its queue when this returns, or once the socket's
+        attach is answered); an action's answer goes out when given, unless its ``ack`` went
+        out with the action's frame."""
         self._waiting.append(request)
-        owner.submit_nowait(request).add_done_callback(self._given)
+        if self._held is not None:
+            self._held.append((owner, request))
+        else:
+            owner.submit_nowait(request).add_done_callback(self._given)
+
+    def _attached(self, reply: asyncio.Future[dict[str, Any]]) -> None:
+        held, self._held = self._held or [], None
+        if self.watcher.dropped:  # refused (or gone): what it sent is not the table's
+            waiting = self._waiting
+            self._waiting = deque(x for x in waiting if all(x is not r for _, r in held))
+        else:
+            for owner, request in held:
+                owner.submit_nowait(request).add_done_callback(self._given)
+        self._given(reply)
 
     def _given(self, _reply: asyncio.Future[dict[str, Any]]) -> None:
         waiting = self._waiting
