@@ -201,6 +201,14 @@ class _Queue:
         return request.reply
 
 
+async def _answer(reply: asyncio.Future[dict[str, Any]], frame: dict[str, Any]) -> None:
+    """Answer a request with ``frame``, and return once what waited for the answer has run."""
+    ran = asyncio.get_running_loop().create_future()
+    reply.add_done_callback(lambda _: ran.set_result(None))  # after the callbacks before it
+    reply.set_result(frame)
+    await ran
+
+
 def _attach_then(refused: bool) -> tuple[list[str], list[dict[str, Any]]]:
     """A socket's attach, then an action and a ping taken before the attach is answered; the
     attach answered (the socket let in, or refused and closed), then the action if it was
@@ -218,11 +226,9 @@ def _attach_then(refused: bool) -> tuple[list[str], list[dict[str, Any]]]:
         assert sent == []
         if refused:
             watcher.close_with(1008, "Not this table.")
-        owner.handed[0][1].set_result({"type": "attached"})
-        await asyncio.sleep(0)  # allowed: the answer's callbacks run, no time passes
+        await _answer(owner.handed[0][1], {"type": "attached"})
         if len(owner.handed) == 2:
-            owner.handed[1][1].set_result(ack_frame("a1", 7))
-            await asyncio.sleep(0)
+            await _answer(owner.handed[1][1], ack_frame("a1", 7))
         return [r.kind for r, _ in owner.handed], sent
 
     return asyncio.run(main())
