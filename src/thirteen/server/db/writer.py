@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -323,8 +324,8 @@ class GroupWriter:
         self._unchecked = 0
         self._checkpoint: asyncio.Future[tuple[int, int, int]] | None = None
         self.checkpoint_seconds = CHECKPOINT_SECONDS
-        self._checkpointed_at = -CHECKPOINT_SECONDS
-        """When (the loop's clock) the last checkpoint started."""
+        self._checkpointed_at = -math.inf
+        """When (the loop's clock) the last checkpoint started: never, at first."""
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in the next batch; its result once that batch is committed (or its

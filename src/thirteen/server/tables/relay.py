@@ -65,16 +65,17 @@ class Answers:
     def __init__(self, watcher: Watcher) -> None:
         self.watcher = watcher
         self._waiting: deque[Request | dict[str, Any]] = deque()
-        self._held: list[tuple[TableOwner, Request]] | None = None
-        """Requests taken while the socket's attach waits for its answer (:meth:`attach`)."""
+        self._attaching = False
+        """The socket's attach waits for its answer: requests taken meanwhile wait in
+        ``_waiting`` without going to the owner (no reply yet: :meth:`attach`)."""
 
     def attach(self, owner: TableOwner, request: Request) -> None:
         """Hand the socket's ``attach`` to the owner first: what is answered after it waits for
         it (the snapshot is the first frame), and the requests taken meanwhile go to the owner
         once it is answered — and only if the socket was let in (not closed with why)."""
-        self._held = []
+        self._attaching = True
         self._waiting.append(request)
-        owner.submit_nowait(request).add_done_callback(self._attached)
+        owner.submit_nowait(request).add_done_callback(lambda r: self._attached(owner, r))
 
     def give(self, frame: dict[str, Any]) -> None:
         """Answer ``frame`` now, or after the requests still waiting for the owner."""
@@ -88,18 +89,16 @@ class Answers:
         attach is answered); an action's answer goes out when given, unless its ``ack`` went
         out with the action's frame."""
         self._waiting.append(request)
-        if self._held is not None:
-            self._held.append((owner, request))
-        else:
+        if not self._attaching:
             owner.submit_nowait(request).add_done_callback(self._given)
 
-    def _attached(self, reply: asyncio.Future[dict[str, Any]]) -> None:
-        held, self._held = self._held or [], None
+    def _attached(self, owner: TableOwner, reply: asyncio.Future[dict[str, Any]]) -> None:
+        self._attaching = False
+        held = [x for x in self._waiting if isinstance(x, Request) and x.reply is None]
         if self.watcher.dropped:  # refused (or gone): what it sent is not the table's
-            waiting = self._waiting
-            self._waiting = deque(x for x in waiting if all(x is not r for _, r in held))
+            self._waiting = deque(x for x in self._waiting if all(x is not h for h in held))
         else:
-            for owner, request in held:
+            for request in held:
                 owner.submit_nowait(request).add_done_callback(self._given)
         self._given(reply)
 
