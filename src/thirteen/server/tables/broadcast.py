@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from thirteen.engine.events import Event, event_to_json, redact
@@ -86,13 +86,13 @@ class Watcher:
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
 
-    def offer(self, frame: dict[str, Any], then: dict[str, Any] | None = None) -> None:
-        """Write ``frame`` now if nothing waits, else queue it; a socket that does not keep up
-        is dropped, never waited for. ``then``: a frame that follows it at once (an action's
-        ``ack`` after its ``update``), written with it."""
+    def offer(self, *frames: dict[str, Any]) -> None:
+        """Write ``frames`` now, in one write, if nothing waits, else queue them; a socket that
+        does not keep up is dropped, never waited for. (Several: frames that follow one
+        another at once — an action's ``ack`` after its ``update``, the frames of actions taken
+        together.)"""
         if self.dropped:
             return
-        frames = (frame,) if then is None else (frame, then)
         send_now = self.send_now
         if (
             send_now is not None
@@ -133,6 +133,34 @@ class Broadcaster:
         self._views: ViewsJson | None = None
         """The views of the last action told: what the next one leaves alone is taken from
         them as it is."""
+        self._held: dict[Watcher, list[dict[str, Any]]] | None = None
+        """The frames told while held (:meth:`held`), by socket."""
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Frames told meanwhile go out at the end, each socket's in one write (the actions a
+        table took together: one system call a socket, not one an action; issue 33)."""
+        held: dict[Watcher, list[dict[str, Any]]] = {}
+        self._held = held
+        try:
+            yield
+        finally:
+            self._held = None
+            for watcher, frames in held.items():
+                watcher.offer(*frames)
+            dropped = [w for w in held if w.dropped and w in self.watchers]
+            for watcher in dropped:
+                self.watchers.discard(watcher)
+                self.metrics.ws_watching.dec()
+            if dropped:
+                self._presence_changed()
+
+    def _offer(self, watcher: Watcher, *frames: dict[str, Any]) -> None:
+        held = self._held
+        if held is None:
+            watcher.offer(*frames)
+        else:
+            held.setdefault(watcher, []).extend(frames)
 
     # ------------------------------------------------------------------ sockets
     def attach(
@@ -193,23 +221,24 @@ class Broadcaster:
             frame = frames.get(seat)
             if frame is None:
                 frame = frames[seat] = self._frame("update", seat, events, connected, shown, views)
-            then = None
             if ack is not None and watcher is ack[0]:
-                then, ack = ack[1], None
-            watcher.offer(frame, then)
+                self._offer(watcher, frame, ack[1])
+                ack = None
+            else:
+                self._offer(watcher, frame)
             if watcher.dropped:
                 self.watchers.discard(watcher)
                 self.metrics.ws_watching.dec()
                 connected = self.connected()
         self._presence = connected
         if ack is not None:  # not watching (any more): the answer all the same
-            ack[0].offer(ack[1])
+            self._offer(*ack)
 
     def tell_player(self, user_id: int, frame: dict[str, Any]) -> None:
         """A frame for one player's sockets alone (``unseated``)."""
         for watcher in list(self.watchers):
             if watcher.user_id == user_id:
-                watcher.offer(frame)
+                self._offer(watcher, frame)
 
     def connected(self) -> list[int]:
         """The seats whose player has a socket open at this table (a bot always counts)."""

@@ -7,6 +7,10 @@ time. An accepted action is journaled (and its chips moved) in a committed datab
 **before** anyone hears of it (:mod:`.journal`); then the table's state moves on and each watcher
 is sent its frame (:mod:`.broadcast`). Between requests the loop waits for the next deadline —
 a deal, a seat's timeout — and acts on it when it comes.
+
+Players' decisions found queued together (the seats' hands set after a deal arrive at once) are
+taken together: applied one after another, journaled in one piece, all or none, and told in
+one write a socket — each still its own frame (:meth:`HandLoop._decide_together`).
 """
 
 from __future__ import annotations
@@ -28,17 +32,21 @@ from thirteen.engine.state import Phase, TableState, next_deadline
 from thirteen.engine.table import apply
 from thirteen.server.metrics import Metrics
 from thirteen.server.tables.broadcast import Broadcaster
-from thirteen.server.tables.journal import Journal
+from thirteen.server.tables.journal import Journal, Step
 from thirteen.server.tables.leases import LeaseLostError
+from thirteen.server.tables.line import Line
 from thirteen.server.tables.live import LiveTable, now
 from thirteen.server.tables.protocol import CLOSE_MOVED, error_frame
 from thirteen.server.tables.requests import ClientActions, Decisions, Request, ack_with_frame
 from thirteen.server.tables.seating import Seating
 from thirteen.server.tables.thinking import BotThinking
+from thirteen.server.tables.together import Together, stamped
+from thirteen.server.tables.told import Told
 
 log = logging.getLogger("thirteen.server.tables")
 
 MOVED_SENTENCE = "This table moved to another server; reconnecting."
+INTERNAL_SENTENCE = "Something went wrong on our side; nothing was changed."
 
 
 def next_due(table: LiveTable, closing_tried: int) -> tuple[float, str, int | None] | None:
@@ -58,23 +66,6 @@ def next_due(table: LiveTable, closing_tried: int) -> tuple[float, str, int | No
         return due
     closing = (state.next_deal_at or 0.0, "close", None)
     return closing if due is None or closing[0] <= due[0] else due
-
-
-async def next_request(queue: asyncio.Queue[Request], timeout: float | None) -> Request | None:
-    """The next request, or ``None`` when ``timeout`` passes first (a timer that is due goes
-    before what is queued). Without a task or a timer per request where it can: ``wait_for``
-    wraps every wait in a task of its own on Python 3.11 (issue 33)."""
-    if timeout is not None and timeout <= 0:
-        return None
-    if not queue.empty():
-        return queue.get_nowait()
-    if timeout is None:
-        return await queue.get()
-    try:
-        async with asyncio.timeout(timeout):
-            return await queue.get()
-    except TimeoutError:
-        return None
 
 
 class HandLoop:
@@ -108,9 +99,13 @@ class HandLoop:
         ended, the table closed)."""
         self.on_lost = on_lost
         """Called once the table stopped because another process took its lease."""
-        self.queue: asyncio.Queue[Request] = asyncio.Queue()
+        self.line = Line()
+        self.queue = self.line.queue
+        """Where requests are handed to the table (:class:`.line.Line`)."""
         self.decisions = Decisions(table)
         self.clients = ClientActions(table, self.decisions, journal, broadcaster, self.accept)
+        self.together = Together(table, self.decisions, self.clients, journal, self.line)
+        self.told = Told(table, journal, self.decisions, seating, broadcaster, metrics)
         self.thinking = BotThinking(
             table,
             seating.bots,
@@ -157,8 +152,8 @@ class HandLoop:
             return
         self.abandoned = True
         self.thinking.cancel()
-        while not self.queue.empty():
-            self._answer(self.queue.get_nowait(), error_frame("moved", MOVED_SENTENCE))
+        for request in self.line.drain():
+            self._answer(request, error_frame("moved", MOVED_SENTENCE))
         self.broadcaster.close_all(CLOSE_MOVED, MOVED_SENTENCE)
         if self.on_lost is not None:
             asyncio.get_running_loop().call_soon(self.on_lost)
@@ -175,7 +170,7 @@ class HandLoop:
             timeout = None
             if due is not None:
                 timeout = max(0.0, max(due[0], self._stalled_until) - now())
-            request = await next_request(self.queue, timeout)
+            request = await self.line.next(timeout)
             if request is None:
                 assert due is not None
                 await self._on_due(*due)
@@ -183,21 +178,21 @@ class HandLoop:
             if request.kind == "stop":
                 self._answer(request, {"type": "stopped"})
                 return
+            group = self.line.together(request)
             try:
-                await self._handle(request)
+                if len(group) > 1:
+                    await self._decide_together(group)
+                else:
+                    await self._handle(request)
             except LeaseLostError:
-                self._answer(request, error_frame("moved", MOVED_SENTENCE, request.client_id))
+                for one in group:
+                    self._answer(one, error_frame("moved", MOVED_SENTENCE, one.client_id))
                 raise
             except Exception:  # the table must go on whatever one request did
                 log.exception("request failed", extra={"table": table.id, "kind": request.kind})
-                self._answer(
-                    request,
-                    error_frame(
-                        "internal",
-                        "Something went wrong on our side; nothing was changed.",
-                        request.client_id,
-                    ),
-                )
+                for one in group:
+                    if not self.line.waits(one):  # (to be taken again)
+                        self._answer(one, error_frame("internal", INTERNAL_SENTENCE, one.client_id))
 
     def _answer(self, request: Request, frame: dict[str, Any]) -> None:
         if request.reply is not None and not request.reply.done():
@@ -281,20 +276,38 @@ class HandLoop:
         id the action made (the table may be further on when this returns: the room's own
         actions after it — a bot's refill, a sit & go's rising unit — follow at once)."""
         started = time.perf_counter()
-        table = self.table
-        before = table.state
-        action = replace(
-            action, at=max(action.at, before.clock)
-        )  # the table's clock never runs back
+        before = self.table.state
+        action = stamped(action, before)
         new, events = apply(before, action)
         await self.journal.commit(new, action, events, user_id, client_id)
-        table.state = new
-        unseated = self.seating.notices(events)
-        self._track(before, new, action, events)
-        for user_id_out, frame in unseated:  # told why before the frame that shows them gone
-            self.broadcaster.tell_player(user_id_out, frame)
-        self.broadcaster.tell(events, ack_with_frame(self._answering, client_id, new.state_id))
+        self.told.tell(
+            Step(before, new, action, events, user_id, client_id),
+            ack_with_frame(self._answering, client_id, new.state_id),
+        )
         self.metrics.action_seconds.observe(time.perf_counter() - started)
+        await self._after(events)
+        return new.state_id
+
+    async def _decide_together(self, requests: list[Request]) -> None:
+        """Players' decisions queued together (:mod:`.together`): applied and journaled as far
+        as they go together, then each told — its own frame, a socket's frames in one write —
+        and answered; the rest are back at the head of the line."""
+        started = time.perf_counter()
+        steps = await self.together.write(requests)
+        if not steps:
+            return
+        with self.broadcaster.held():
+            for request, step in zip(requests, steps, strict=False):
+                self.told.tell(step, ack_with_frame(request, step.client_id, step.new.state_id))
+                self.metrics.action_seconds.observe(time.perf_counter() - started)
+        for request, step in zip(requests, steps, strict=False):
+            self._answer(request, self.clients.answered(request, step.new.state_id))
+        await self._after(tuple(e for step in steps for e in step.events))
+
+    async def _after(self, events: tuple[Event, ...]) -> None:
+        """What the room does on its own after actions were told: bots think, and after a
+        hand, a leave or a deal, the hook, the bots' refill, the long absent, the lobby."""
+        table = self.table
         self.thinking.schedule()
         bots = self.seating.bots
         settled = any(isinstance(e, HandSettled) for e in events)
@@ -312,49 +325,12 @@ class HandLoop:
             isinstance(e, PlayerSat | PlayerLeft | HandStarted | HandSettled) for e in events
         ):
             self.on_change()
-        return new.state_id
 
     def replayed(
         self, before: TableState, new: TableState, action: Action, events: tuple[Event, ...]
     ) -> None:
-        """An action read back from the journal (:func:`.resume.load_owner`): the table moves
-        on as it did then, telling nobody and counting nothing."""
-        self.table.state = new
-        self._track(before, new, action, events, replaying=True)
-
-    def _track(
-        self,
-        before: TableState,
-        new: TableState,
-        action: Action,
-        events: tuple[Event, ...],
-        replaying: bool = False,
-    ) -> None:
-        """Histories, decision ids, the hand id and the players' seats after an action."""
-        self.journal.record(before, action)
-        self.decisions.track(new)
-        for event in events:
-            if isinstance(event, HandSettled):
-                self.broadcaster.hand_played()
-                if not replaying:
-                    self.metrics.hands.labels(self.table.settings.preset).inc()
-                    log.info(
-                        "hand settled",
-                        extra={
-                            "table": self.table.id,
-                            "hand": self.journal.hand_id,
-                            "state_id": new.state_id,
-                        },
-                    )
-                self.journal.hand_settled()
-            elif replaying:
-                continue  # who sits where comes from the open sittings, not from old events
-            elif isinstance(event, HandStarted):
-                self.seating.hand_started(new)
-            elif isinstance(event, PlayerLeft):
-                self.seating.left(event.seat)
-            elif isinstance(event, PlayerSat):
-                self.seating.sat(event.seat)
+        """An action read back from the journal (:func:`.resume.load_owner`)."""
+        self.told.replayed(before, new, action, events)
 
     # ------------------------------------------------------------------ closing
     async def close_after_hand(self) -> None:

@@ -12,6 +12,7 @@ table from what is written here is :mod:`.resume`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -73,6 +74,19 @@ _SNAPSHOT = Prepared(
     .where(_TABLES.c.id == bindparam("g_id"))
     .values(snapshot=bindparam("g_snapshot"), snapshot_state_id=bindparam("g_state_id"))
 )
+
+
+@dataclass(frozen=True)
+class Step:
+    """An action applied on the state before it, as :meth:`Journal.commit_together` takes
+    it."""
+
+    before: TableState
+    new: TableState
+    action: Action
+    events: tuple[Event, ...]
+    user_id: int | None
+    client_id: str | None
 
 
 @dataclass(frozen=True)
@@ -185,6 +199,16 @@ class _Commit:
         seating.pay_pot_sync(conn, self, self.seated, hand_id, self.hand_number, event)
 
 
+@dataclass(frozen=True)
+class _Together:
+    """Actions applied one after another, written as one piece (all or none)."""
+
+    works: tuple[_Commit, ...]
+
+    def __call__(self, conn: Connection) -> list[_Written]:
+        return [work(conn) for work in self.works]
+
+
 class Journal:
     """What a table's owner writes, and what it keeps to write it: the hand in play's history
     and row, and the state its last snapshot was taken at."""
@@ -203,8 +227,9 @@ class Journal:
         """The table's rules and their JSON, made once (a hand writes them twice)."""
         self._actions: list[dict[str, Any]] = []
         """The JSON of the hand in play's actions, as its history writes them."""
-        self._journaled: tuple[Action, dict[str, Any]] | None = None
-        """The last action journaled, and its JSON (its history's, too, unless a deal)."""
+        self._journaled: list[tuple[Action, dict[str, Any]]] = []
+        """The actions of the last piece written, each with its JSON (its history's, too,
+        unless a deal)."""
 
     async def commit(
         self,
@@ -216,22 +241,64 @@ class Journal:
     ) -> None:
         """Journal ``action`` and move its chips in one transaction — the group writer's next
         batch — and return once it is committed; only then does the table remember it."""
+        self._journaled = []
+        work = self._piece(new, action, events, user_id, client_id, self.history, self._actions)
+        self._committed(work, await self.db.write(work))
+
+    async def commit_together(self, steps: Sequence[Step]) -> None:
+        """Journal actions applied one after another (a table's decisions queued together) as
+        :meth:`commit` does, in one piece of the group writer's: all of them or none — if it
+        raises, nothing was written and nothing remembered; the actions may be taken again one
+        at a time."""
+        self._journaled = []
+        history, actions = self.history, self._actions
+        snapshot_state_id = self.snapshot_state_id
+        works: list[_Commit] = []
+        for step in steps:
+            work = self._piece(
+                step.new,
+                step.action,
+                step.events,
+                step.user_id,
+                step.client_id,
+                history,
+                actions,
+                snapshot_state_id,
+            )
+            works.append(work)
+            if history is not None:  # the next one's hand history holds this one
+                history = record(history, step.action)
+                actions = [*actions, self._action_json(step.action)]
+            if work.snapshot is not None:
+                snapshot_state_id = work.state_id
+        written = await self.db.write(_Together(tuple(works)))
+        for work, one in zip(works, written, strict=True):
+            self._committed(work, one)
+
+    def _piece(
+        self,
+        new: TableState,
+        action: Action,
+        events: tuple[Event, ...],
+        user_id: int | None,
+        client_id: str | None,
+        history: HandHistory | None,
+        actions: list[dict[str, Any]],
+        snapshot_state_id: int | None = None,
+    ) -> _Commit:
+        """The group writer's piece for one action (``history`` and ``actions``: the hand's,
+        up to the one before it; ``snapshot_state_id``: the state of the last snapshot)."""
         at = now()
+        since = self.snapshot_state_id if snapshot_state_id is None else snapshot_state_id
+        settled = any(isinstance(e, HandSettled) for e in events)
         snapshot: str | None = None
-        if any(isinstance(e, HandSettled) for e in events) or (
-            new.phase != Phase.PLAYING and new.state_id - self.snapshot_state_id >= SNAPSHOT_EVERY
-        ):
+        if settled or (new.phase != Phase.PLAYING and new.state_id - since >= SNAPSHOT_EVERY):
             snapshot = encode(snapshot_to_json(new, self._rules_json(new.rules)))
-        history = (
-            self._history_json(action, new)
-            if any(isinstance(e, HandSettled) for e in events)
-            else None
-        )
         table = self.table
         settings = table.settings
         journaled = action_to_json(action)
-        self._journaled = (action, journaled)
-        work = _Commit(
+        self._journaled.append((action, journaled))
+        return _Commit(
             table_id=settings.id,
             table_name=settings.name,
             state_id=new.state_id,
@@ -243,25 +310,33 @@ class Journal:
             seated=dict(table.seated),
             hand_id=self.hand_id,
             hand_number=new.hand.number if new.hand is not None else None,
-            history=history,
+            history=self._history_json(action, new, history, actions) if settled else None,
             snapshot=snapshot,
             lease_token=self.lease_token,
             tournament=settings.is_tournament,
         )
-        written = await self.db.write(work)
+
+    def _committed(self, work: _Commit, written: _Written) -> None:
+        """What the table remembers of a piece once it is committed."""
         if written.hand_id is not None:
             self.pending_hand_id = written.hand_id
-        if snapshot is not None:
-            self.snapshot_state_id = new.state_id
+        if work.snapshot is not None:
+            self.snapshot_state_id = work.state_id
         for seat, who in written.seated.items():
-            table.seated[seat] = who
+            self.table.seated[seat] = who
 
-    def _history_json(self, last: Action, final: TableState) -> str:
+    def _history_json(
+        self,
+        last: Action,
+        final: TableState,
+        history: HandHistory | None,
+        actions: list[dict[str, Any]],
+    ) -> str:
         """The finished hand's full history with its result (``final``: the state after
-        ``last``)."""
-        assert self.history is not None
+        ``last``; ``history`` and ``actions``: the hand's before it)."""
+        assert history is not None
         assert final.hand is not None
-        history = replace(record(self.history, last), result=result_summary(final))
+        history = replace(record(history, last), result=result_summary(final))
         # the commitment the table published at the deal (the history's own, made once), and
         # each action's JSON as the table journaled it
         return encode(
@@ -269,18 +344,16 @@ class Journal:
                 history,
                 final.hand.commitment,
                 self._rules_json(history.start.rules),
-                [*self._actions, self._action_json(last)],
+                [*actions, self._action_json(last)],
             )
         )
 
     def _action_json(self, action: Action) -> dict[str, Any]:
         """:func:`action_json`, taken from the journal's entry when that is the action's."""
-        if (
-            self._journaled is not None
-            and self._journaled[0] is action
-            and not isinstance(action, StartHand)
-        ):
-            return self._journaled[1]
+        if not isinstance(action, StartHand):
+            for journaled, made in self._journaled:
+                if journaled is action:
+                    return made
         return action_json(action)
 
     def _rules_json(self, rules: Rules) -> dict[str, Any]:
@@ -326,4 +399,4 @@ class Journal:
             await s.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
 
 
-__all__ = ["Journal"]
+__all__ = ["Journal", "Step"]

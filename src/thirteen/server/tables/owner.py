@@ -9,8 +9,10 @@ the table is rebuilt from the database alone (:mod:`.resume`).
 The owner is the face the room, its sockets and its competitions know a table by; the work is
 done by the pieces it composes, each holding the table's shared memory (:mod:`.live`):
 
-* the hand loop (:mod:`.hands`): the queue, the timers, accepting an action, bots thinking
-  (:mod:`.thinking`) and a player's requests answered once (:mod:`.requests`);
+* the hand loop (:mod:`.hands`): the timers, accepting an action, its line of requests
+  (:mod:`.line`), decisions queued together taken together (:mod:`.together`), a written
+  action taken into memory and told (:mod:`.told`), bots thinking (:mod:`.thinking`) and a
+  player's requests answered once (:mod:`.requests`);
 * seating and money (:mod:`.seating`): the seats in memory, the room's own seat actions, and the
   ledger's postings of each action;
 * persistence (:mod:`.journal`): the group writer's piece that writes an action, the hand's

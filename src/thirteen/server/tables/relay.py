@@ -153,11 +153,10 @@ class RelayWatcher(Watcher):
         self.process = process
         self.sid = sid
 
-    def offer(self, frame: dict[str, Any], then: dict[str, Any] | None = None) -> None:
+    def offer(self, *frames: dict[str, Any]) -> None:
         if not self.dropped:
-            self.bus.send(self.process, {"k": "frame", "sid": self.sid, "frame": frame})
-            if then is not None:
-                self.bus.send(self.process, {"k": "frame", "sid": self.sid, "frame": then})
+            for frame in frames:
+                self.bus.send(self.process, {"k": "frame", "sid": self.sid, "frame": frame})
 
     def close_with(self, code: int, reason: str) -> None:
         if not self.dropped:

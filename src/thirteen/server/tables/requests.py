@@ -31,6 +31,12 @@ few actions a player. 4096 a table were ~1.8 MB each when full — at 1,000 tabl
 room's memory growth in an hour's soak (issue 33)."""
 
 
+TOGETHER = SEAT_ACTIONS - {"time_bank"}
+"""A player's decisions, which a table takes together with those queued with them (the seats'
+hands set after a deal arrive at once): applied one after another, journaled in one piece and
+told each socket in one write (:meth:`.hands.HandLoop`; issue 33). A time bank is spent alone."""
+
+
 @dataclass
 class Request:
     """Something for the owner to do, with a future for its answer."""
@@ -45,6 +51,9 @@ class Request:
     action: Action | None = None
     since: int | None = None
     reply: asyncio.Future[dict[str, Any]] | None = None
+    alone: bool = False
+    """Taken alone, not with the decisions queued with it (:data:`TOGETHER`): it was refused
+    there, or those it was taken with could not be written together."""
     acked: bool = False
     """The action's ``ack`` went out with its socket's frame (the owner's): the socket does
     not send the answer again."""
@@ -76,6 +85,18 @@ class Decisions:
         self.table = table
         self.since: dict[int, int] = {}
         self._keys = self._decision_keys(table.state)
+        self._ahead: int | None = None
+        """The state these decisions are tracked to, when it is not the table's (:meth:`ahead`)."""
+
+    def ahead(self) -> Decisions:
+        """A copy to track states the table has not reached yet (actions applied, not yet
+        written): checked against the last one tracked, not the table's."""
+        copy = Decisions.__new__(Decisions)
+        copy.table = self.table
+        copy.since = dict(self.since)
+        copy._keys = self._keys
+        copy._ahead = self.table.state.state_id
+        return copy
 
     @staticmethod
     def _decision_keys(state: TableState) -> dict[int, tuple[Any, ...]]:
@@ -98,6 +119,8 @@ class Decisions:
         for seat in set(self.since) - set(keys):
             del self.since[seat]
         self._keys = keys
+        if self._ahead is not None:
+            self._ahead = new.state_id
 
     def check_fresh(self, seat: int | None, state_id: int | None) -> None:
         """A decision must be made on the decision now pending (not an earlier one)."""
@@ -106,7 +129,8 @@ class Decisions:
         since = self.since.get(seat)
         if since is None:  # nothing pending: the engine says why in its own words
             return
-        if not since <= state_id <= self.table.state.state_id:
+        current = self.table.state.state_id if self._ahead is None else self._ahead
+        if not since <= state_id <= current:
             raise ProtocolError(
                 "stale",
                 "The table moved on since you decided; here is where it stands now.",
@@ -130,6 +154,29 @@ class ClientActions:
         self.broadcaster = broadcaster
         self.accept = accept
         self.answers: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+
+    def together(self, request: Request, decisions: Decisions) -> Action | None:
+        """The engine action for a decision queued with others (:data:`TOGETHER`), checked
+        against ``decisions`` (tracked ahead of the table), to be taken with them; ``None`` when
+        it must be taken alone (:meth:`answer`): an id answered before, or one the room or the
+        engine refuses — its answer says why."""
+        if request.payload.get("type") not in TOGETHER:
+            return None
+        if (request.user_id, request.client_id) in self.answers:
+            return None
+        try:
+            return self._action_for(request, decisions)
+        except RuleError:
+            return None
+
+    def answered(self, request: Request, state_id: int) -> dict[str, Any]:
+        """The answer to an action taken with others (:meth:`together`) that made
+        ``state_id``, remembered as :meth:`answer` remembers its own."""
+        assert request.user_id is not None
+        assert request.client_id is not None
+        answer = ack_frame(request.client_id, state_id)
+        self._remember((request.user_id, request.client_id), answer)
+        return answer
 
     async def answer(self, request: Request) -> dict[str, Any]:
         user_id, client_id = request.user_id, request.client_id
@@ -171,13 +218,18 @@ class ClientActions:
             if done is None:
                 raise
             answer = done
+        self._remember(key, answer)
+        return answer
+
+    def _remember(self, key: tuple[int, str], answer: dict[str, Any]) -> None:
         self.answers[key] = answer
         if len(self.answers) > REMEMBERED_ANSWERS:
             self.answers.popitem(last=False)
-        return answer
 
-    def _action_for(self, request: Request) -> Action:
-        """The engine action a client asked for, with its seat and the server's time."""
+    def _action_for(self, request: Request, decisions: Decisions | None = None) -> Action:
+        """The engine action a client asked for, with its seat and the server's time (a
+        decision checked against ``decisions``, else the table's)."""
+        decisions = self.decisions if decisions is None else decisions
         settings = self.table.settings
         data = dict(request.payload)
         kind = data.get("type")
@@ -195,7 +247,7 @@ class ClientActions:
                     f"Your time bank is empty; it refills with {settings.time_bank_seconds:g} "
                     "seconds an hour.",
                 )
-            self.decisions.check_fresh(seat, request.state_id)
+            decisions.check_fresh(seat, request.state_id)
             assert seat is not None
             return UseTimeBank(seat=seat, seconds=seconds, at=now())
         if settings.is_tournament and kind in ("sit", "leave", "top_up", "sit_out"):
@@ -223,7 +275,7 @@ class ClientActions:
             raise ProtocolError("bad_action", f'A "sit" action needs "{field}".')
         action = action_from_json(data)
         if kind in SEAT_ACTIONS:
-            self.decisions.check_fresh(seat, request.state_id)
+            decisions.check_fresh(seat, request.state_id)
         return replace(action, at=now())
 
     def _name_of(self, request: Request) -> str:
@@ -232,4 +284,4 @@ class ClientActions:
         raise ProtocolError("not_logged_in", "Log in to take a seat.")
 
 
-__all__ = ["ClientActions", "Decisions", "Request", "ack_with_frame"]
+__all__ = ["TOGETHER", "ClientActions", "Decisions", "Request", "ack_with_frame"]
