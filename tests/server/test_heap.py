@@ -7,6 +7,7 @@ import asyncio
 import gc
 import subprocess
 import sys
+import warnings
 import weakref
 
 from thirteen.server.heap import (
@@ -29,6 +30,13 @@ class Cycle:
 
 
 def test_the_schedule_collects_cycles_with_automatic_collection_off() -> None:
+    # This test's full collections would finalize whatever an earlier test in this worker left
+    # in the oldest generation (an unclosed connection's ResourceWarning, seen once in a full
+    # run); that is not what this test is about, so the old garbage is collected first.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
+
     async def body() -> tuple[bool, bool, list[int]]:
         freed = asyncio.Event()
         collector = ScheduledCollector(every=0.05, full_every=0.5)
