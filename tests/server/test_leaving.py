@@ -142,7 +142,16 @@ def test_leave_plays_the_rest_at_once_and_stay_takes_it_back(room: str, boss: Ro
                 played.append((f["server_time"], max(deadlines.values())))
             return bool(events_of(f, "PlayerLeft", SEAT))
 
-        left = seen_or_wait(conn, done, timeout=50, since=since)  # a street's timer is 60 s
+        try:
+            left = seen_or_wait(conn, done, timeout=50, since=since)  # a street's timer is 60 s
+        except TimeoutError:  # say what the table was waiting for (seen once in a full run)
+            last = conn.frames[-1]
+            hand = last.get("view", {}).get("hand") or {}
+            raise AssertionError(
+                f"the hand was not played out: the last frame, {last['type']} of state "
+                f"{last.get('state_id')} at {last.get('server_time')}, has to act "
+                f"{hand.get('to_act')} on streets {[b['street'] for b in hand.get('boards', [])]}"
+            ) from None
         assert events_of(left, "PlayerLeft", SEAT)[0]["reason"] == "asked"
         assert len(played) >= 4
         assert all(at < deadline for at, deadline in played)
