@@ -256,3 +256,34 @@ def test_decisions_that_cannot_be_written_together_are_answered_as_if_alone(
         for p in table.players:  # told one action at a time: a write each
             updates = [[f["state_id"] for f in w if f["type"] == "update"] for w in p.writes]
             assert [u for u in updates if u] == [[before + 1], [before + 2]]
+
+
+def test_a_decision_that_fails_among_others_fails_alone(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request the room fails on (a bug, here one planted for the id ``"boom"``) is taken
+    alone: it is answered ``internal`` and changes nothing; the others are taken."""
+    real = requests.ClientActions._action_for
+
+    def failing(self: requests.ClientActions, request: Request, *args: Any) -> Any:
+        if request.client_id == "boom":
+            raise RuntimeError("planted")
+        return real(self, request, *args)
+
+    monkeypatch.setattr(requests.ClientActions, "_action_for", failing)
+    with _three_players(settings) as table:
+        views = table.dealt()
+        before = table.owner.state.state_id
+        rules = table.owner.rules
+        rng = random.Random(10)
+        moves = [legal_move(v["hand"]["me"], rules, rng) for v in views]
+        idents = ["a", "boom", "c"]
+        answers = table.decide_together(list(zip(table.players, idents, moves, strict=True)))
+        assert answers[0] == {"type": "ack", "id": "a", "state_id": before + 1}
+        assert (answers[1]["type"], answers[1]["code"], answers[1]["id"]) == (
+            "error",
+            "internal",
+            "boom",
+        )
+        assert answers[2] == {"type": "ack", "id": "c", "state_id": before + 2}
+        assert list(table.owner.decision_since) == [1]

@@ -125,6 +125,10 @@ class _Commit:
 
     def __call__(self, conn: Connection) -> _Written:
         fence_sync(conn, self.table_id, self.lease_token)
+        return self.write(conn)
+
+    def write(self, conn: Connection) -> _Written:
+        """The piece's writes, the lease's fence checked before in the same transaction."""
         _WRITE_JOURNAL.run(
             conn,
             {
@@ -206,7 +210,9 @@ class _Together:
     works: tuple[_Commit, ...]
 
     def __call__(self, conn: Connection) -> list[_Written]:
-        return [work(conn) for work in self.works]
+        first = self.works[0]  # one table's: one fence, held for the transaction
+        fence_sync(conn, first.table_id, first.lease_token)
+        return [work.write(conn) for work in self.works]
 
 
 class Journal:

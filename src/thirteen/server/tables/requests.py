@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -166,7 +166,7 @@ class ClientActions:
             return None
         try:
             return self._action_for(request, decisions)
-        except RuleError:
+        except Exception:  # taken alone, it is answered (or fails) as it would be alone
             return None
 
     def answered(self, request: Request, state_id: int) -> dict[str, Any]:
@@ -273,10 +273,11 @@ class ClientActions:
         if missing:
             field = "buy_in" if missing[0] == "stack" else missing[0]
             raise ProtocolError("bad_action", f'A "sit" action needs "{field}".')
+        data["at"] = now()  # (the client's own "at" was refused above)
         action = action_from_json(data)
         if kind in SEAT_ACTIONS:
             decisions.check_fresh(seat, request.state_id)
-        return replace(action, at=now())
+        return action
 
     def _name_of(self, request: Request) -> str:
         if request.name:

@@ -17,7 +17,6 @@ import logging
 from dataclasses import replace
 
 from thirteen.engine.actions import Action
-from thirteen.engine.errors import RuleError
 from thirteen.engine.events import HandSettled, HandStarted, PlayerLeft, PlayerSat
 from thirteen.engine.state import TableState
 from thirteen.engine.table import apply
@@ -73,7 +72,7 @@ class Together:
             action = stamped(action, state)
             try:
                 new, events = apply(state, action)
-            except RuleError:
+            except Exception:  # taken alone, refused (or failing) as it would be alone
                 break
             steps.append(Step(state, new, action, events, request.user_id, request.client_id))
             ahead.track(new)
