@@ -10,6 +10,7 @@ journal).
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +35,7 @@ room's memory growth in an hour's soak (issue 33)."""
 TOGETHER = SEAT_ACTIONS - {"time_bank"}
 """A player's decisions, which a table takes together with those queued with them (the seats'
 hands set after a deal arrive at once): applied one after another, journaled in one piece and
-told each socket in one write (:meth:`.hands.HandLoop`; issue 33). A time bank is spent alone."""
+told each socket in one write (:mod:`.together`; issue 33). A time bank is spent alone."""
 
 
 @dataclass
@@ -91,12 +92,10 @@ class Decisions:
     def ahead(self) -> Decisions:
         """A copy to track states the table has not reached yet (actions applied, not yet
         written): checked against the last one tracked, not the table's."""
-        copy = Decisions.__new__(Decisions)
-        copy.table = self.table
-        copy.since = dict(self.since)
-        copy._keys = self._keys
-        copy._ahead = self.table.state.state_id
-        return copy
+        ahead = copy.copy(self)
+        ahead.since = dict(self.since)  # (``_keys`` is replaced by tracking, never changed)
+        ahead._ahead = self.table.state.state_id
+        return ahead
 
     @staticmethod
     def _decision_keys(state: TableState) -> dict[int, tuple[Any, ...]]:
