@@ -52,13 +52,18 @@ class Table:
         """Run ``coro`` on the room's event loop (where the table's owner lives)."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
 
-    def dealt(self) -> list[dict[str, Any]]:
-        """Wait until every player must set a hand; each one's view of it."""
+    def dealt(self, seed: int) -> tuple[int, list[dict[str, Any]]]:
+        """Wait until every player must set a hand: the table's state id then, and a legal
+        setting for each player (``seed``: the choice's randomness). The writes counted from
+        here."""
         views = []
         for p in self.players:
             p.conn.wait(lambda f: _must_act(f) is not None)
             views.append(p.conn.view)
-        return views
+            p.writes.clear()
+        rng = random.Random(seed)
+        rules = self.owner.rules
+        return self.owner.state.state_id, [legal_move(v["hand"]["me"], rules, rng) for v in views]
 
     def decide_together(self, sends: list[tuple[Player, str, dict[str, Any]]]) -> list[Any]:
         """Queue every ``(player, id, decision)`` at the owner in one go, before it takes any
@@ -148,17 +153,12 @@ def test_decisions_queued_together_are_journaled_once_and_told_in_one_write_a_so
     settings: Settings,
 ) -> None:
     with _three_players(settings) as table:
-        views = table.dealt()
-        before = table.owner.state.state_id
+        before, moves = table.dealt(7)
         pieces = table.owner.journal.db.writer.stats.pieces
-        rules = table.owner.rules
-        rng = random.Random(7)
-        for p in table.players:
-            p.writes.clear()
         answers = table.decide_together(
             [
-                (p, f"set-{n}", legal_move(v["hand"]["me"], rules, rng))
-                for n, (p, v) in enumerate(zip(table.players, views, strict=True))
+                (p, f"set-{n}", move)
+                for n, (p, move) in enumerate(zip(table.players, moves, strict=True))
             ]
         )
         made = [before + 1, before + 2, before + 3]
@@ -192,14 +192,8 @@ def test_a_decision_refused_after_others_is_answered_alone_in_its_place(
     taken together, the third answered with the engine's sentence after them, changing
     nothing; the seat still decides."""
     with _three_players(settings) as table:
-        views = table.dealt()
-        before = table.owner.state.state_id
-        rules = table.owner.rules
-        rng = random.Random(8)
-        moves = [legal_move(v["hand"]["me"], rules, rng) for v in views]
+        before, moves = table.dealt(8)
         bad = dict(moves[2], front=moves[0]["front"])  # the first player's cards
-        for p in table.players:
-            p.writes.clear()
         answers = table.decide_together(
             [
                 (table.players[0], "a", moves[0]),
@@ -232,13 +226,7 @@ def test_decisions_that_cannot_be_written_together_are_answered_as_if_alone(
     answered with its first ``ack`` (the decision not taken), the other two taken."""
     monkeypatch.setattr(requests, "REMEMBERED_ANSWERS", 0)  # answers come from the journal
     with _three_players(settings) as table:
-        views = table.dealt()
-        before = table.owner.state.state_id
-        rules = table.owner.rules
-        rng = random.Random(9)
-        for p in table.players:
-            p.writes.clear()
-        moves = [legal_move(v["hand"]["me"], rules, rng) for v in views]
+        before, moves = table.dealt(9)
         answers = table.decide_together(
             [
                 (table.players[1], "x", moves[1]),
@@ -272,11 +260,7 @@ def test_a_decision_that_fails_among_others_fails_alone(
 
     monkeypatch.setattr(requests.ClientActions, "_action_for", failing)
     with _three_players(settings) as table:
-        views = table.dealt()
-        before = table.owner.state.state_id
-        rules = table.owner.rules
-        rng = random.Random(10)
-        moves = [legal_move(v["hand"]["me"], rules, rng) for v in views]
+        before, moves = table.dealt(10)
         idents = ["a", "boom", "c"]
         answers = table.decide_together(list(zip(table.players, idents, moves, strict=True)))
         assert answers[0] == {"type": "ack", "id": "a", "state_id": before + 1}

@@ -247,8 +247,7 @@ class Journal:
     ) -> None:
         """Journal ``action`` and move its chips in one transaction — the group writer's next
         batch — and return once it is committed; only then does the table remember it."""
-        self._journaled = []
-        work = self._piece(new, action, events, user_id, client_id, self.history, self._actions)
+        (work,) = self._pieces([Step(self.table.state, new, action, events, user_id, client_id)])
         self._committed(work, await self.db.write(work))
 
     async def commit_together(self, steps: Sequence[Step]) -> None:
@@ -256,46 +255,38 @@ class Journal:
         :meth:`commit` does, in one piece of the group writer's: all of them or none — if it
         raises, nothing was written and nothing remembered; the actions may be taken again one
         at a time."""
-        self._journaled = []
-        history, actions = self.history, self._actions
-        snapshot_state_id = self.snapshot_state_id
-        works: list[_Commit] = []
-        for step in steps:
-            work = self._piece(
-                step.new,
-                step.action,
-                step.events,
-                step.user_id,
-                step.client_id,
-                history,
-                actions,
-                snapshot_state_id,
-            )
-            works.append(work)
-            if history is not None:  # the next one's hand history holds this one
-                history = record(history, step.action)
-                actions = [*actions, self._action_json(step.action)]
-            if work.snapshot is not None:
-                snapshot_state_id = work.state_id
+        works = self._pieces(steps)
         written = await self.db.write(_Together(tuple(works)))
         for work, one in zip(works, written, strict=True):
             self._committed(work, one)
 
+    def _pieces(self, steps: Sequence[Step]) -> list[_Commit]:
+        """The group writer's piece for each of ``steps``, each on the hand's history and the
+        last snapshot as the ones before it leave them."""
+        self._journaled = []
+        history, actions, since = self.history, self._actions, self.snapshot_state_id
+        works: list[_Commit] = []
+        for n, step in enumerate(steps):
+            if n and history is not None:  # this one's hand history holds the one before
+                history = record(history, steps[n - 1].action)
+                actions = [*actions, self._action_json(steps[n - 1].action)]
+            work = self._piece(step, history, actions, since)
+            works.append(work)
+            if work.snapshot is not None:
+                since = work.state_id
+        return works
+
     def _piece(
         self,
-        new: TableState,
-        action: Action,
-        events: tuple[Event, ...],
-        user_id: int | None,
-        client_id: str | None,
+        step: Step,
         history: HandHistory | None,
         actions: list[dict[str, Any]],
-        snapshot_state_id: int | None = None,
+        since: int,
     ) -> _Commit:
         """The group writer's piece for one action (``history`` and ``actions``: the hand's,
-        up to the one before it; ``snapshot_state_id``: the state of the last snapshot)."""
+        up to the one before it; ``since``: the state of the last snapshot)."""
+        new, action, events = step.new, step.action, step.events
         at = now()
-        since = self.snapshot_state_id if snapshot_state_id is None else snapshot_state_id
         settled = any(isinstance(e, HandSettled) for e in events)
         snapshot: str | None = None
         if settled or (new.phase != Phase.PLAYING and new.state_id - since >= SNAPSHOT_EVERY):
@@ -309,8 +300,8 @@ class Journal:
             table_name=settings.name,
             state_id=new.state_id,
             action=encode(journaled),
-            user_id=user_id,
-            client_id=client_id,
+            user_id=step.user_id,
+            client_id=step.client_id,
             at=at,
             events=events,
             seated=dict(table.seated),

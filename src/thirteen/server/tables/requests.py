@@ -53,8 +53,9 @@ class Request:
     since: int | None = None
     reply: asyncio.Future[dict[str, Any]] | None = None
     alone: bool = False
-    """Taken alone, not with the decisions queued with it (:data:`TOGETHER`): it was refused
-    there, or those it was taken with could not be written together."""
+    """Taken alone, not with the decisions queued with it (:data:`TOGETHER`): it was not taken
+    with those before it (refused there, or after one the room acts on), or they could not be
+    written together."""
     acked: bool = False
     """The action's ``ack`` went out with its socket's frame (the owner's): the socket does
     not send the answer again."""
@@ -159,8 +160,6 @@ class ClientActions:
         against ``decisions`` (tracked ahead of the table), to be taken with them; ``None`` when
         it must be taken alone (:meth:`answer`): an id answered before, or one the room or the
         engine refuses — its answer says why."""
-        if request.payload.get("type") not in TOGETHER:
-            return None
         if (request.user_id, request.client_id) in self.answers:
             return None
         try:

@@ -60,8 +60,7 @@ class Together:
         """Apply and journal ``requests`` (two or more decisions, in the line's order) as far
         as they go together: the steps written, one a request from the first — none if fewer
         than two went together or they could not be written together. The rest go back to
-        the head of the line (:meth:`.line.Line.put_back`), marked to be taken alone when they
-        must be."""
+        the head of the line (:meth:`.line.Line.put_back`), each to be taken alone."""
         ahead = self.decisions.ahead()
         state = self.table.state
         steps: list[Step] = []
@@ -79,8 +78,7 @@ class Together:
             state = new
             if any(isinstance(e, ALONE_AFTER) for e in events):
                 break
-        prepared = len(steps)
-        if prepared > 1:
+        if len(steps) > 1:
             try:
                 await self.journal.commit_together(steps)
             except LeaseLostError:
@@ -93,10 +91,10 @@ class Together:
                 steps = []
         else:
             steps = []
-        # alone: the one that stopped the others (and one made before it), or all of them
-        for request in requests[: prepared + 1] if steps or prepared < 2 else requests:
+        rest = requests[len(steps) :]
+        for request in rest:  # what did not go with the others is taken alone
             request.alone = True
-        self.line.put_back(requests[len(steps) :])
+        self.line.put_back(rest)
         return steps
 
 
