@@ -84,7 +84,7 @@ def card_name(card: Card) -> str:
 
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as space-separated names, in the order given."""
-    return " ".join(_CARD_NAMES[c] for c in cards)
+    return " ".join(map(_CARD_NAMES.__getitem__, cards))
 
 
 def parse_card(token: str) -> Card:

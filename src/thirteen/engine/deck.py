@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -81,8 +82,10 @@ class Deal:
 
     @cached_property
     def _leaves(self) -> tuple[bytes, ...]:
+        # leaf_digest's, made in one comprehension (every deal makes 52: issue 33)
+        sha = hashlib.sha256
         pairs = zip(self.order, self.salts, strict=True)
-        return tuple(leaf_digest(i, c, s) for i, (c, s) in enumerate(pairs))
+        return tuple([sha(s + bytes((i, c))).digest() for i, (c, s) in enumerate(pairs)])
 
     @cached_property
     def root(self) -> str:
@@ -99,12 +102,16 @@ class Deal:
         return format_cards(self.order)
 
 
+_WORDS = struct.Struct("<64I")
+"""A read of the OS's cryptographic source as 64 little-endian 32-bit numbers."""
+
+
 def _draws() -> Iterator[int]:
     """Uniform 32-bit numbers from the OS's cryptographic source, a few hundred bytes a read
-    (one system call a deal where ``SystemRandom`` made one for every swap)."""
+    (one system call a deal where ``SystemRandom`` made one for every swap), unpacked in one
+    call."""
     while True:
-        block = secrets.token_bytes(256)
-        yield from (int.from_bytes(block[i : i + 4], "little") for i in range(0, 256, 4))
+        yield from _WORDS.unpack(secrets.token_bytes(_WORDS.size))
 
 
 def _below(n: int, draws: Iterator[int]) -> int:

@@ -83,16 +83,23 @@ Message = ActionMessage | ResyncMessage | PingMessage
 def encode(frame: dict[str, Any]) -> str:
     """A frame's text, compact (orjson: a table sends one per seat after every action, and the
     standard encoder took a tenth of a busy room's time); tables journal their actions,
-    snapshots and finished hands with it too. Anything orjson refuses — an integer past 64
+    snapshots and finished hands with it too. A key that is not text (an integer) is written
+    as text, as the standard encoder writes it; anything orjson refuses — an integer past 64
     bits — falls back to the standard encoder, which writes the same JSON."""
     return encode_utf8(frame).decode()
 
 
 def encode_utf8(frame: dict[str, Any]) -> bytes:
-    """:func:`encode`'s text as UTF-8, as a socket sends it."""
+    """:func:`encode`'s text as UTF-8, as a socket sends it. Frames' keys are text: orjson
+    writes them half again as fast when not asked to look for others (a hand's frames 71 µs
+    against 48; issue 33), and is asked only when it finds one."""
+    try:
+        return orjson.dumps(frame)
+    except TypeError:  # (orjson.JSONEncodeError is one) a key that is not text, or a huge int
+        pass
     try:
         return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
-    except (orjson.JSONEncodeError, TypeError):
+    except TypeError:
         return json.dumps(frame, separators=(",", ":")).encode()
 
 
