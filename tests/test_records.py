@@ -1,5 +1,5 @@
 """``quick_init``: a frozen record built without a call per field is the record its dataclass
-``__init__`` builds, and stays as frozen."""
+``__init__`` builds, and stays as frozen; ``renew`` copies one as ``dataclasses.replace`` does."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from dataclasses import FrozenInstanceError, dataclass, field
 
 import pytest
 
-from thirteen.engine import actions, deck, events, legal, scoring, state, views
-from thirteen.engine.records import quick_init
+from thirteen.engine import actions, deck, events, history, legal, scoring, state, views
+from thirteen.engine.records import quick_init, renew
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def test_it_refuses_a_record_whose_init_does_more() -> None:
             quick_init(cls)
 
 
-@pytest.mark.parametrize("module", [actions, deck, events, legal, scoring, state, views])
+@pytest.mark.parametrize("module", [actions, deck, events, history, legal, scoring, state, views])
 def test_the_engine_records_keep_their_signatures(module: object) -> None:
     """Every quick record in the engine takes what its dataclass declares, in the same order."""
     quick = [
@@ -102,3 +102,35 @@ def test_the_engine_records_keep_their_signatures(module: object) -> None:
         code = cls.__init__.__code__  # type: ignore[misc]
         assert sorted(parameters) == sorted(declared), cls
         assert list(code.co_varnames[1 : 1 + len(parameters)]) == parameters, cls
+
+
+def test_renew_is_replace() -> None:
+    quick = Quick(1, (2, 3), d=0.5)
+    for changes in [{}, {"a": 7}, {"b": (), "c": "z", "d": None}]:
+        copy = renew(quick, **changes)  # type: ignore[arg-type]
+        replaced = dataclasses.replace(quick, **changes)  # type: ignore[arg-type]
+        assert copy == replaced
+        assert hash(copy) == hash(replaced)
+        assert repr(copy) == repr(replaced)
+        assert type(copy) is Quick
+        assert copy is not quick
+        assert list(vars(copy)) == ["a", "b", "c", "d"]
+        with pytest.raises(FrozenInstanceError):
+            copy.a = 2  # type: ignore[misc]
+    assert quick == Quick(1, (2, 3), d=0.5)  # the original as it was
+    dealt = events.CardsDealt(seat=1, street=0, cards=(4, 5), private_to=1)
+    assert events.redact(dealt, 0) == events.CardsDealt(1, 0, (-1, -1), 1)
+    assert events.redact(dealt, 1) is dealt
+
+
+def test_renew_refuses_an_unknown_field_and_any_other_record() -> None:
+    with pytest.raises(TypeError, match="no field 'e'"):
+        renew(Quick(1, ()), a=2, e=5)
+    with pytest.raises(TypeError, match="Plain is not one"):
+        renew(Plain(1, ()), a=2)
+
+    class Sub(Quick):  # a subclass is not the record quick_init made
+        pass
+
+    with pytest.raises(TypeError, match="Sub is not one"):
+        renew(Sub(1, ()))

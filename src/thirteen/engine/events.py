@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from thirteen.engine.cards import Card, card_name
-from thirteen.engine.records import quick_init
+from thirteen.engine.records import quick_init, renew
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 
@@ -221,7 +221,7 @@ def redact(event: Event, viewer: int | None) -> Event | None:
     if isinstance(event, CardsDealt) and event.private_to is not None:
         if viewer == event.private_to:
             return event
-        return dataclasses.replace(event, cards=(-1,) * len(event.cards))
+        return renew(event, cards=(-1,) * len(event.cards))
     if isinstance(event, CardsDiscarded) and event.private_to is not None:
         return event if viewer == event.private_to else None
     return event

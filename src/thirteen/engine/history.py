@@ -28,7 +28,7 @@ import binascii
 import copy
 import hashlib
 import string
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from thirteen.engine.actions import (
@@ -51,6 +51,7 @@ from thirteen.engine.history_format import (
     bad_history,
     json_object,
 )
+from thirteen.engine.records import quick_init, renew
 from thirteen.engine.snapshot import (
     canonical_json,
     header_commitment,
@@ -59,7 +60,7 @@ from thirteen.engine.snapshot import (
     snapshot_to_json,
     whole,
 )
-from thirteen.engine.state import Phase, TableState
+from thirteen.engine.state import Phase, TableState, evolve
 from thirteen.engine.table import apply
 
 HIDDEN = "??"
@@ -70,6 +71,7 @@ SIGNATURE_ALGORITHM = "Ed25519"
 
 
 # --------------------------------------------------------------------------------- histories
+@quick_init
 @dataclass(frozen=True)
 class HandHistory:
     """A hand: the table before the deal, the deal, and every action (the deal first)."""
@@ -87,13 +89,13 @@ class HandHistory:
 
 def begin_history(state: TableState, start: StartHand) -> HandHistory:
     """A new history for the hand ``start`` deals on ``state``."""
-    base = replace(state, hand=None)
+    base = evolve(state, hand=None)
     return HandHistory(start=base, actions=(start,))
 
 
 def record(history: HandHistory, action: Action) -> HandHistory:
     """The history with one more accepted action."""
-    return replace(history, actions=(*history.actions, action))
+    return renew(history, actions=(*history.actions, action))
 
 
 def replay(history: HandHistory) -> TableState:
@@ -119,7 +121,7 @@ def result_summary(state: TableState) -> dict[str, Any] | None:
 
 def finish(history: HandHistory) -> HandHistory:
     """The history with its result recorded (replays it to be sure)."""
-    return replace(history, result=result_summary(replay(history)))
+    return renew(history, result=result_summary(replay(history)))
 
 
 def history_to_json(

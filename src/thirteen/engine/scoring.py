@@ -17,14 +17,14 @@ Totals always sum to zero.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from thirteen.engine.cards import Card, check_cards, check_distinct
 from thirteen.engine.errors import RuleError
 from thirteen.engine.evaluate import evaluate, hand_labels, label_floor, lowball, tie_ceiling
 from thirteen.engine.naturals import Natural, check_natural
-from thirteen.engine.records import quick_init
+from thirteen.engine.records import quick_init, renew
 from thirteen.engine.royalties import ROWS
 from thirteen.engine.rules import Rules, fantasyland_cards_for
 
@@ -384,5 +384,5 @@ def score(rules: Rules, hands: Sequence[Showing], ruled_foul: Collection[int] = 
             pairs.append(pair)
             matrix[a][b] = pair.total
             matrix[b][a] = -pair.total
-    final = tuple(replace(p, total=sum(matrix[i])) for i, p in enumerate(players))
+    final = tuple(renew(p, total=sum(matrix[i])) for i, p in enumerate(players))
     return Showdown(tuple(hands), final, tuple(pairs), tuple(tuple(row) for row in matrix))

@@ -7,7 +7,7 @@ legal actions and the automatic moves build on this module, and the table builds
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, TypeVar
 
@@ -15,7 +15,7 @@ from thirteen.engine.actions import AUTOPLAY
 from thirteen.engine.cards import Card
 from thirteen.engine.deck import Deal
 from thirteen.engine.errors import RuleError
-from thirteen.engine.records import quick_init
+from thirteen.engine.records import quick_init, renew
 from thirteen.engine.rules import Rules
 from thirteen.engine.scoring import Showdown
 
@@ -172,36 +172,10 @@ class TableState:
 Record = TypeVar("Record", Seat, Board, HandState, TableState)
 
 
-def _field_names(cls: type[Record]) -> frozenset[str]:
-    """A record's fields; evolve's shortcut past ``__init__`` holds only for plain records."""
-    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
-        raise TypeError(f"evolve copies {cls.__name__} past its __init__; it must stay plain.")
-    return frozenset(f.name for f in fields(cls))
-
-
-_FIELDS = {cls: _field_names(cls) for cls in Record.__constraints__}
-
-
 def evolve(record: Record, /, **changes: Any) -> Record:
     """``dataclasses.replace(record, **changes)`` for the table's own records, several times
-    quicker (the table copies a few records on every action).
-
-    The copy is given a new attribute dict, the record's with ``changes`` over it, in one step:
-    the records are frozen dataclasses with nothing in ``__init__`` but the assignments (no
-    ``__post_init__``, no slots), so this is what ``__init__`` would build. (Filling the dict of a
-    new instance key by key, or updating it, leaves an instance whose attributes read several
-    times slower; a whole dict assigned at once reads as fast as one ``__init__`` built.)
-    """
-    cls = type(record)
-    if not changes.keys() <= _FIELDS[cls]:
-        unknown = sorted(changes.keys() - _FIELDS[cls])
-        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}.")
-    copy = object.__new__(cls)
-    _set_attribute(copy, "__dict__", {**record.__dict__, **changes})
-    return copy
-
-
-_set_attribute = object.__setattr__
+    quicker (the table copies a few records on every action): :func:`.records.renew`."""
+    return renew(record, **changes)
 
 
 def new_table(

@@ -13,7 +13,7 @@ table from what is written here is :mod:`.resume`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
@@ -37,6 +37,7 @@ from thirteen.engine.history import (
     result_summary,
     snapshot_to_json,
 )
+from thirteen.engine.records import renew
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import Phase, TableState
 from thirteen.server.db.models import GameTable, Hand, HandSeat, JournalEntry
@@ -333,7 +334,7 @@ class Journal:
         ``last``; ``history`` and ``actions``: the hand's before it)."""
         assert history is not None
         assert final.hand is not None
-        history = replace(record(history, last), result=result_summary(final))
+        history = renew(record(history, last), result=result_summary(final))
         # the commitment the table published at the deal (the history's own, made once), and
         # each action's JSON as the table journaled it
         return encode(

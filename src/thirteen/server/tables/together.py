@@ -14,10 +14,10 @@ frame an action, as always, a socket's frames in one write — and answers each.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 
 from thirteen.engine.actions import Action
 from thirteen.engine.events import HandSettled, HandStarted, PlayerLeft, PlayerSat
+from thirteen.engine.records import renew
 from thirteen.engine.state import TableState
 from thirteen.engine.table import apply
 from thirteen.server.tables.journal import Journal, Step
@@ -35,7 +35,7 @@ that makes one is the last taken with the decisions before it."""
 
 def stamped(action: Action, before: TableState) -> Action:
     """``action`` at the table's clock at least (the table's clock never runs back)."""
-    return action if action.at >= before.clock else replace(action, at=before.clock)
+    return action if action.at >= before.clock else renew(action, at=before.clock)
 
 
 class Together:
