@@ -81,3 +81,24 @@ def test_deciders_are_the_boards_that_may_decide(preset: str, fantasyland: bool)
             clock += 1
             action = bot.choose(view(state, seat), legal_actions(view(state, seat)), 1.0)
             state = apply(state, dataclasses.replace(action, at=clock))[0]
+
+
+def test_a_deal_that_changes_no_seat_keeps_the_very_same_seats() -> None:
+    """The views reuse what they made of the seats while the seats are the same object; a deal
+    changes none of them unless a seat leaves fantasyland or sits out after the hand."""
+    state = table_with(get_rules("chinese-1-6"), ["ann", "bob", "cat"])
+    dealt = deal(state, Deal.from_order(range(52), [bytes(16)] * 52))
+    assert dealt.seats is state.seats
+    marked = evolve(
+        state, seats=(state.seats[0], evolve(seat_of(state, 1), fantasyland=14), state.seats[2])
+    )
+    redealt = deal(marked, Deal.from_order(range(52), [bytes(16)] * 52))
+    assert redealt.seats is not marked.seats
+    assert seat_of(redealt, 1).fantasyland is None
+    assert redealt.seats[0] is state.seats[0]
+
+
+def seat_of(state: Any, index: int) -> Seat:
+    seat = state.seats[index]
+    assert seat is not None
+    return seat

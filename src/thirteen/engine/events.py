@@ -216,7 +216,8 @@ def redact(event: Event, viewer: int | None) -> Event | None:
     """The event as ``viewer`` (a seat, or ``None`` for a spectator) may see it.
 
     Private cards of other seats are removed: dealt cards keep only their count, discards
-    disappear entirely.
+    disappear entirely. Every viewer but the event's own player sees the same (a table writes
+    that copy once for all of them: ``Broadcaster``).
     """
     if isinstance(event, CardsDealt) and event.private_to is not None:
         if viewer == event.private_to:

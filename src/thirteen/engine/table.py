@@ -43,6 +43,7 @@ from thirteen.engine.actions import (
     Timeout,
     TopUp,
     UseTimeBank,
+    stamped,
 )
 from thirteen.engine.autoplay import auto_action
 from thirteen.engine.cards import Card, card_name, format_cards
@@ -137,7 +138,7 @@ def _occupied(state: TableState, seat: int) -> Seat:
 def _with_seat(state: TableState, seat: int, value: Seat | None) -> TableState:
     seats = list(state.seats)
     seats[seat] = value
-    return replace(state, seats=tuple(seats))
+    return evolve(state, seats=tuple(seats))
 
 
 def _sit(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -165,7 +166,7 @@ def _leave(state: TableState, now: float, action: Action) -> tuple[TableState, l
     if is_in_hand(state, action.seat):
         if s.leaving:
             raise _illegal("already_leaving", "You are already leaving after this hand.")
-        return _with_seat(state, action.seat, replace(s, leaving=True)), [
+        return _with_seat(state, action.seat, evolve(s, leaving=True)), [
             PlayerSatOut(action.seat, "leaving after the hand")
         ]
     new = _with_seat(state, action.seat, None)
@@ -179,7 +180,7 @@ def _stay(state: TableState, now: float, action: Action) -> tuple[TableState, li
         raise _illegal(
             "not_leaving", "You are not leaving this table; there is nothing to take back."
         )
-    return _with_seat(state, action.seat, replace(s, leaving=False)), [PlayerSatIn(action.seat)]
+    return _with_seat(state, action.seat, evolve(s, leaving=False)), [PlayerSatIn(action.seat)]
 
 
 def _top_up(state: TableState, now: float, action: Action) -> tuple[TableState, list[Event]]:
@@ -195,7 +196,7 @@ def _top_up(state: TableState, now: float, action: Action) -> tuple[TableState, 
             f"You may add 1 to {room} chips (the table's maximum is {cap}), not {action.amount}.",
         )
     stack = s.stack + action.amount
-    return _with_seat(state, action.seat, replace(s, stack=stack)), [
+    return _with_seat(state, action.seat, evolve(s, stack=stack)), [
         PlayerToppedUp(action.seat, action.amount, stack)
     ]
 
@@ -215,7 +216,7 @@ def _use_time_bank(state: TableState, now: float, action: Action) -> tuple[Table
     if board.deadline is None:
         raise _illegal("no_deadline", "This decision has no time limit to extend.")
     deadline = board.deadline + action.seconds
-    new = _replace_board(state, index, replace(board, deadline=deadline))
+    new = _replace_board(state, index, evolve(board, deadline=deadline))
     return new, [TimeBankUsed(action.seat, action.seconds, deadline)]
 
 
@@ -247,7 +248,7 @@ def _sit_out(state: TableState, now: float, action: Action) -> tuple[TableState,
     s = _occupied(state, action.seat)
     if s.sitting_out:
         raise _illegal("already_sitting_out", "You are already sitting out.")
-    new = _with_seat(state, action.seat, replace(s, sitting_out=True, sat_out_at=now))
+    new = _with_seat(state, action.seat, evolve(s, sitting_out=True, sat_out_at=now))
     return new, [PlayerSatOut(action.seat, "asked")]
 
 
@@ -258,7 +259,7 @@ def _sit_in(state: TableState, now: float, action: Action) -> tuple[TableState, 
         raise _illegal("not_sitting_out", "You are not sitting out.")
     if s.stack <= 0:
         raise _illegal("no_chips", "You have no chips left; add chips before sitting in.")
-    new = replace(s, sitting_out=False, sat_out_at=None, sit_out_after_hand=False)
+    new = evolve(s, sitting_out=False, sat_out_at=None, sit_out_after_hand=False)
     return _with_seat(state, action.seat, new), [PlayerSatIn(action.seat)]
 
 
@@ -316,7 +317,10 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
         s = new_seats[seat]
         assert s is not None
         if s.fantasyland is not None or s.sit_out_after_hand:  # else keep the very same seat
-            new_seats[seat] = replace(s, fantasyland=None, sit_out_after_hand=False)
+            new_seats[seat] = evolve(s, fantasyland=None, sit_out_after_hand=False)
+    # no seat changed: the very same seats (the views of every frame reuse what they made of
+    # them, as they do after any action that leaves the seats alone)
+    seats_after = state.seats if new_seats == list(state.seats) else tuple(new_seats)
     events.append(
         HandStarted(
             hand.number,
@@ -330,7 +334,7 @@ def _start_hand(state: TableState, now: float, action: Action) -> tuple[TableSta
         events.append(CardsDealt(b.seat, 0, b.dealt, private_to=b.seat))
     new = evolve(
         state,
-        seats=tuple(new_seats),
+        seats=seats_after,
         button=button,
         hands_played=hand.number,
         hand=hand,
@@ -437,7 +441,7 @@ def _replace_board(state: TableState, index: int, board: Board) -> TableState:
     assert hand is not None
     boards = list(hand.boards)
     boards[index] = board
-    return replace(state, hand=replace(hand, boards=tuple(boards)))
+    return evolve(state, hand=evolve(hand, boards=tuple(boards)))
 
 
 def _check_from(cards: Sequence[Card], pool: Sequence[Card], what: str) -> None:
@@ -610,10 +614,10 @@ def _timeout(state: TableState, now: float, action: Action) -> tuple[TableState,
         move = auto_action(state, seat)
         # Mark the seat first, so a timeout that ends the hand sits it out at the showdown (a
         # seat leaving is not sat out: it goes, or takes the leave back and plays on).
-        marked = _replace_board(state, index, replace(board, timed_out=True, deadline=None))
+        marked = _replace_board(state, index, evolve(board, timed_out=True, deadline=None))
         if not s.leaving:
-            marked = _with_seat(marked, seat, replace(s, sit_out_after_hand=True))
-        new, events = _HANDLERS[type(move)](marked, now, replace(move, at=now))
+            marked = _with_seat(marked, seat, evolve(s, sit_out_after_hand=True))
+        new, events = _HANDLERS[type(move)](marked, now, stamped(move, now))
         return new, [TimedOut(seat), *events]
     if s.sitting_out and s.sat_out_at is not None and not is_in_hand(state, seat):
         due = s.sat_out_at + state.rules.sit_out_seconds
@@ -679,10 +683,10 @@ def _showdown(state: TableState, now: float, events: list[Event]) -> tuple[Table
             new_seats[seat] = None
             continue
         if s.sit_out_after_hand and not s.sitting_out:
-            s = replace(s, sitting_out=True, sat_out_at=now, sit_out_after_hand=False)
+            s = evolve(s, sitting_out=True, sat_out_at=now, sit_out_after_hand=False)
             after.append(PlayerSatOut(seat, "timed out"))
         elif s.stack <= 0 and not s.sitting_out:
-            s = replace(s, sitting_out=True, sat_out_at=now)
+            s = evolve(s, sitting_out=True, sat_out_at=now)
             after.append(PlayerSatOut(seat, "no chips"))
         new_seats[seat] = s
     events.append(

@@ -275,8 +275,8 @@ class Broadcaster:
         """A watcher's frame (``connected``: the seats :meth:`connected` gives, when the
         caller has them already; ``shown``: the JSON of the events already written for
         another seat of the same action, by the event's identity — what redacting leaves
-        alone is the same for every seat, and frames are read-only; ``views``: the state's
-        views for the action's other seats)."""
+        alone, or hides, is the same for every seat it is told to, and frames are read-only;
+        ``views``: the state's views for the action's other seats)."""
         table = self.table
         state = table.state
         written = {} if shown is None else shown
@@ -285,12 +285,12 @@ class Broadcaster:
             r = redact(e, seat)
             if r is None:
                 continue
-            if r is not e:  # this seat's own copy
-                out.append(event_to_json(r))
-                continue
-            text = written.get(id(e))
+            # the event as it is, or its copy with another player's cards hidden, which is the
+            # same for every seat but that player's (kept under the negative of its key)
+            key = id(e) if r is e else -1 - id(e)
+            text = written.get(key)
             if text is None:
-                text = written[id(e)] = event_to_json(e)
+                text = written[key] = event_to_json(r)
             out.append(text)
         who = table.seated.get(seat) if seat is not None else None
         bank = who.time_bank(table.settings.time_bank_seconds, now()) if who else None
