@@ -82,10 +82,8 @@ class Deal:
 
     @cached_property
     def _leaves(self) -> tuple[bytes, ...]:
-        # leaf_digest's, made in one comprehension (every deal makes 52: issue 33)
-        sha = hashlib.sha256
-        pairs = zip(self.order, self.salts, strict=True)
-        return tuple([sha(s + bytes((i, c))).digest() for i, (c, s) in enumerate(pairs)])
+        pairs = zip(self.order, self.salts, strict=True)  # (a list first: quicker, issue 33)
+        return tuple([leaf_digest(i, c, s) for i, (c, s) in enumerate(pairs)])
 
     @cached_property
     def root(self) -> str:

@@ -150,8 +150,7 @@ class Broadcaster:
                 watcher.offer(*frames)
             dropped = [w for w in held if w.dropped and w in self.watchers]
             for watcher in dropped:
-                self.watchers.discard(watcher)
-                self.metrics.ws_watching.dec()
+                self._forget(watcher)
             if dropped:
                 self._presence_changed()
 
@@ -185,9 +184,13 @@ class Broadcaster:
     def detach(self, watcher: Watcher | None) -> None:
         if watcher in self.watchers:
             assert watcher is not None
-            self.watchers.discard(watcher)
-            self.metrics.ws_watching.dec()
+            self._forget(watcher)
         self._presence_changed()
+
+    def _forget(self, watcher: Watcher) -> None:
+        """A watcher gone (detached, or dropped for not keeping up)."""
+        self.watchers.discard(watcher)
+        self.metrics.ws_watching.dec()
 
     def close_all(self, code: int, reason: str) -> None:
         """Close every socket with ``code`` (the table moved to another process)."""
@@ -227,8 +230,7 @@ class Broadcaster:
             else:
                 self._offer(watcher, frame)
             if watcher.dropped:
-                self.watchers.discard(watcher)
-                self.metrics.ws_watching.dec()
+                self._forget(watcher)
                 connected = self.connected()
         self._presence = connected
         if ack is not None:  # not watching (any more): the answer all the same

@@ -40,7 +40,7 @@ from thirteen.server.tables.protocol import CLOSE_MOVED, error_frame
 from thirteen.server.tables.requests import ClientActions, Decisions, Request, ack_with_frame
 from thirteen.server.tables.seating import Seating
 from thirteen.server.tables.thinking import BotThinking
-from thirteen.server.tables.together import Together, stamped
+from thirteen.server.tables.together import Together, at_table_clock
 from thirteen.server.tables.told import Told
 
 log = logging.getLogger("thirteen.server.tables")
@@ -277,7 +277,7 @@ class HandLoop:
         actions after it — a bot's refill, a sit & go's rising unit — follow at once)."""
         started = time.perf_counter()
         before = self.table.state
-        action = stamped(action, before)
+        action = at_table_clock(action, before)
         new, events = apply(before, action)
         await self.journal.commit(new, action, events, user_id, client_id)
         self.told.tell(

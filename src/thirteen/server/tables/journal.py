@@ -37,7 +37,7 @@ from thirteen.engine.history import (
     result_summary,
     snapshot_to_json,
 )
-from thirteen.engine.records import renew
+from thirteen.engine.records import quick_init, renew
 from thirteen.engine.rules import Rules
 from thirteen.engine.state import Phase, TableState
 from thirteen.server.db.models import GameTable, Hand, HandSeat, JournalEntry
@@ -77,6 +77,7 @@ _SNAPSHOT = Prepared(
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class Step:
     """An action applied on the state before it, as :meth:`Journal.commit_together` takes

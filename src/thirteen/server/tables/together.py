@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import logging
 
-from thirteen.engine.actions import Action
+from thirteen.engine.actions import Action, stamped
 from thirteen.engine.events import HandSettled, HandStarted, PlayerLeft, PlayerSat
-from thirteen.engine.records import renew
 from thirteen.engine.state import TableState
 from thirteen.engine.table import apply
 from thirteen.server.tables.journal import Journal, Step
@@ -33,9 +32,9 @@ ALONE_AFTER = (HandSettled, HandStarted, PlayerLeft, PlayerSat)
 that makes one is the last taken with the decisions before it."""
 
 
-def stamped(action: Action, before: TableState) -> Action:
+def at_table_clock(action: Action, before: TableState) -> Action:
     """``action`` at the table's clock at least (the table's clock never runs back)."""
-    return action if action.at >= before.clock else renew(action, at=before.clock)
+    return action if action.at >= before.clock else stamped(action, before.clock)
 
 
 class Together:
@@ -68,7 +67,7 @@ class Together:
             action = self.clients.together(request, ahead)
             if action is None:
                 break
-            action = stamped(action, state)
+            action = at_table_clock(action, state)
             try:
                 new, events = apply(state, action)
             except Exception:  # taken alone, refused (or failing) as it would be alone
@@ -98,4 +97,4 @@ class Together:
         return steps
 
 
-__all__ = ["ALONE_AFTER", "Together", "stamped"]
+__all__ = ["ALONE_AFTER", "Together", "at_table_clock"]
