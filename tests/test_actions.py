@@ -95,6 +95,9 @@ def test_every_action_type_has_a_name() -> None:
         ({"type": "sit", "seat": 0, "player": "", "stack": 5}, "player must be a non-empty text"),
         ({"type": "sit", "seat": 0, "player": "ann"}, "needs stack"),
         ({"type": "declare_natural", "seat": 1}, "needs natural"),
+        ({"type": "time_out"}, "needs seat"),
+        ({"type": "place"}, "needs seat"),  # (its rows may be left out; its seat may not)
+        ({"type": "start_hand", "deal": "x"}, "no field 'deal'"),  # (a deal is deck and salts)
         ({"type": "start_hand", "deck": "As Kd", "salts": []}, "52 cards"),
         ({"type": "start_hand", "deck": " ".join(["As"]), "salts": "x"}, "salts must be a list"),
     ],

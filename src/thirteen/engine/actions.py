@@ -245,6 +245,21 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return out
 
 
+def _shape(cls: type[Action]) -> tuple[frozenset[str], frozenset[str]]:
+    """The fields an action's JSON form may have (a deal's as ``deck`` and ``salts``), and the
+    ones its action needs (all but its time and a placement's rows)."""
+    names = {f.name for f in fields(cls)}
+    optional = {"at"} | (set(_CARD_FIELDS) if cls is Place else set())
+    required = frozenset(names - optional)
+    if cls is StartHand:
+        names = (names - {"deal"}) | {"deck", "salts"}
+    return frozenset(names), required
+
+
+_SHAPES = {cls: _shape(cls) for cls in ACTION_TYPES.values()}
+"""Each action type's :func:`_shape`, made once (a client's action is read every decision)."""
+
+
 def _bad(message: str) -> RuleError:
     return RuleError("bad_action", message)
 
@@ -257,10 +272,8 @@ def action_from_json(data: Any) -> Action:
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise _bad(f"Unknown action type {kind!r}; types: {', '.join(ACTION_TYPES)}.")
-    names = {f.name for f in fields(cls)}
+    names, required = _SHAPES[cls]
     given = set(data) - {"type"}
-    if cls is StartHand:
-        names = (names - {"deal"}) | {"deck", "salts"}
     unknown = given - names
     if unknown:
         raise _bad(f"A {kind} action has no field {sorted(unknown)[0]!r}.")
@@ -305,8 +318,7 @@ def action_from_json(data: Any) -> Action:
         values.pop("salts", None)
         values["deal"] = Deal.from_order(deck, salts)
         values.setdefault("autoplay", 1)  # a start_hand of before the versions: the first move
-    optional = {"at"} | (set(_CARD_FIELDS) if cls is Place else set())
-    missing = {f.name for f in fields(cls) if f.name not in values} - optional
+    missing = required - values.keys()
     if missing:
         raise _bad(f"A {kind} action needs {', '.join(sorted(missing))}.")
     return cls(**values)
