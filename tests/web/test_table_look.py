@@ -191,9 +191,10 @@ def test_surrendered_and_fouled_boards_and_a_readable_results_table(
     expect(fouled.get_by_text("Fouled", exact=True)).to_be_visible()
     # the row names arrive and the seats are drawn again: measure once they are in
     expect(fouled.get_by_role("group", name="Back")).to_contain_text(re.compile(r"[a-z] [A-Za-z]"))
+    # a stamp, not a small label: at least 16 px high, as laid out — waited for, as the seats
+    # are drawn again while the showdown's parts arrive (a measure taken in between read 0)
     stamp = fouled.get_by_text("Fouled", exact=True)
-    height = stamp.evaluate("(e) => e.getBoundingClientRect().height")
-    assert height >= 16, height  # a stamp, not a small label
+    expect(stamp).to_have_css("height", re.compile(r"^(1[6-9]|[2-9]\d|\d{3,})(\.\d+)?px$"))
 
     names = [NAME, *(f"bot-{tid}-{i}" for i in range(2))]
     assert names_broken(results, names) == []
