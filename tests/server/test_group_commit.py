@@ -177,73 +177,104 @@ def test_an_accepted_action_id_is_answered_the_same_after_a_restart(
         conn.close()
 
 
-def test_prepared_statements_write_what_sqlalchemy_writes(tmp_path: Path) -> None:
-    """The writer's hot statements run straight on its sqlite3 connection (issue 33) and write
-    exactly what SQLAlchemy would: literal values in the statement, type conversions, the new
-    row's id; a statement with a column default SQLAlchemy fills in goes through SQLAlchemy;
-    a taken key is SQLAlchemy's IntegrityError, as the room expects."""
+def test_prepared_statements_write_what_sqlalchemy_writes(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The writer's hot statements run straight on the driver's cursor — the writer's own
+    sqlite3 connection; asyncpg as SQLAlchemy adapts it (issue 33) — and write exactly what
+    SQLAlchemy would: literal values in the statement, type conversions, the new row's id (SQLite's
+    ``lastrowid``; PostgreSQL's ``RETURNING``); a statement with a column default SQLAlchemy fills
+    in goes through SQLAlchemy; a taken key is SQLAlchemy's IntegrityError, as the room expects."""
     import pytest
     from sqlalchemy import Table, create_engine, insert, text
     from sqlalchemy.exc import IntegrityError
+    from sqlalchemy.ext.asyncio import create_async_engine
 
     from thirteen.server.db.models import Base
-    from thirteen.server.db.writer import Prepared, inserted_id
+    from thirteen.server.db.writer import Prepared, _plain_dbapi, inserted_id
     from thirteen.server.tables import journal
 
-    engine = create_engine(f"sqlite:///{tmp_path / 'prepared.db'}")
-    Base.metadata.create_all(engine)
-    with engine.connect() as conn, conn.begin():
-        opened = journal._OPEN_HAND.run(
-            conn,
-            {
-                "table_id": 7,
-                "number": 1,
-                "status": "playing",
-                "commitment": "c0ffee",
-                "start_state_id": 3,
-                "started_at": 12,  # an int: the Float column's conversion makes it 12.0
-            },
-        )
-        hand = inserted_id(opened)
-        settled = journal._SETTLE_HAND.run(conn, {"h_id": hand, "h_at": 15, "h_history": "{}"})
-        again = journal._SETTLE_HAND.run(conn, {"h_id": hand, "h_at": 16, "h_history": "{}"})
-        row = conn.execute(
-            text("SELECT status, finished_at, typeof(finished_at) FROM hands WHERE id = :h"),
-            {"h": hand},
-        ).one()
-        assert (settled.rowcount, again.rowcount) == (1, 0)  # 'playing' is bound from the statement
-        assert tuple(row) == ("settled", 15.0, "real")
-        assert journal._OPEN_HAND._sqlite(conn, ("table_id",)) is not None  # ran plainly
-        # transfers.memo has a default SQLAlchemy computes: that statement is left to it
-        transfers = Prepared(insert(Table("transfers", Base.metadata)))
-        ledger_row = {
-            "key": "k1",
-            "debit_id": 1,
-            "credit_id": 2,
-            "amount": 5,
-            "reason": "test",
-            "created_at": 1.0,
-        }
-        assert transfers._sqlite(conn, tuple(ledger_row)) is None
-        transfers.run(conn, ledger_row)
-        memo = conn.execute(text("SELECT memo FROM transfers WHERE key = 'k1'")).scalar()
-        assert memo == ""
-        write = journal._WRITE_JOURNAL
-        entry = {
-            "table_id": 7,
-            "state_id": 4,
-            "action": "{}",
-            "user_id": 1,
-            "client_id": "a-1",
-            "created_at": 1.0,
-        }
-        write.run(conn, entry)
-        with pytest.raises(IntegrityError):  # the same action id at the same table
-            write.run(conn, entry)
-        with pytest.raises(KeyError):  # a row short of a value: an error, never a NULL
-            journal._SEAT_HAND.run(
-                conn, [{"hand_id": hand, "seat": 0, "user_id": 1}, {"hand_id": hand, "seat": 1}]
+    def check(conn: Connection) -> None:
+        assert _plain_dbapi(conn) is not None  # this driver's cursor is used directly
+        with conn.begin():
+            if conn.dialect.name == "postgresql":  # rows without their parents, as on SQLite
+                conn.exec_driver_sql("SET LOCAL session_replication_role = replica")
+            opened = journal._OPEN_HAND.run(
+                conn,
+                {
+                    "table_id": 7,
+                    "number": 1,
+                    "status": "playing",
+                    "commitment": "c0ffee",
+                    "start_state_id": 3,
+                    "started_at": 12,  # an int: the Float column's conversion makes it 12.0
+                },
             )
+            hand = inserted_id(opened)
+            settled = journal._SETTLE_HAND.run(conn, {"h_id": hand, "h_at": 15, "h_history": "{}"})
+            again = journal._SETTLE_HAND.run(conn, {"h_id": hand, "h_at": 16, "h_history": "{}"})
+            row = conn.execute(
+                text("SELECT status, finished_at FROM hands WHERE id = :h"), {"h": hand}
+            ).one()
+            assert (settled.rowcount, again.rowcount) == (
+                1,
+                0,
+            )  # 'playing' bound from the statement
+            assert tuple(row) == ("settled", 15.0)
+            assert isinstance(row[1], float)  # stored as a number with a fraction, not 15
+            assert journal._OPEN_HAND._plain(conn, ("table_id",)) is not None  # ran plainly
+            # transfers.memo has a default SQLAlchemy computes: that statement is left to it
+            transfers = Prepared(insert(Table("transfers", Base.metadata)))
+            ledger_row = {
+                "key": "k1",
+                "debit_id": 1,
+                "credit_id": 2,
+                "amount": 5,
+                "reason": "test",
+                "created_at": 1.0,
+            }
+            assert transfers._plain(conn, tuple(ledger_row)) is None
+            transfers.run(conn, ledger_row)
+            memo = conn.execute(text("SELECT memo FROM transfers WHERE key = 'k1'")).scalar()
+            assert memo == ""
+            with pytest.raises(KeyError):  # a row short of a value: an error, never a NULL
+                journal._SEAT_HAND.run(
+                    conn, [{"hand_id": hand, "seat": 0, "user_id": 1}, {"hand_id": hand, "seat": 1}]
+                )
+            write = journal._WRITE_JOURNAL
+            entry = {
+                "table_id": 7,
+                "state_id": 4,
+                "action": "{}",
+                "user_id": 1,
+                "client_id": "a-1",
+                "created_at": 1.0,
+            }
+            write.run(conn, entry)
+            with pytest.raises(IntegrityError), conn.begin_nested():  # the same id at the table
+                write.run(conn, entry)
+            entries = conn.execute(text("SELECT count(*) FROM journal")).scalar()
+            assert entries == 1
+
+    if database_url.startswith("sqlite"):
+        engine = create_engine(f"sqlite:///{tmp_path / 'prepared.db'}")  # the writer's driver
+        Base.metadata.create_all(engine)
+        with engine.connect() as conn:
+            check(conn)
+        engine.dispose()
+        return
+
+    async def on_postgres() -> None:
+        engine = create_async_engine(database_url)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(Base.metadata.create_all)
+            async with engine.connect() as conn:
+                await conn.run_sync(check)
+        finally:
+            await engine.dispose()
+
+    asyncio.run(on_postgres())
 
 
 def test_the_wal_starts_again_under_a_steady_load(tmp_path: Path) -> None:

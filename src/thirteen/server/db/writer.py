@@ -203,49 +203,54 @@ Params = Mapping[str, Any] | Sequence[Mapping[str, Any]]
 class Prepared:
     """A statement of the group writer's pieces, built once and run many times.
 
-    On the writer's own SQLite connection it runs straight on the ``sqlite3`` cursor, compiled
-    once for each set of parameter names, each value converted by its column's type as
-    SQLAlchemy would: SQLAlchemy's execution machinery (its execution context, result and
-    events) was 6–7 µs of each such statement's 10, and a hand runs about twenty (issue 33,
-    ``benchmarks/README.md``). A statement whose column has a default SQLAlchemy computes, or
-    whose result it converts, still goes through SQLAlchemy, as every statement does elsewhere
-    (asyncpg under the writer's ``run_sync``, aiosqlite)."""
+    It runs straight on the driver's cursor, compiled once for each set of parameter names,
+    each value converted by its column's type as SQLAlchemy would: SQLAlchemy's execution
+    machinery (its execution context, result and events) was 6–7 µs of each such statement's
+    10 on SQLite, and a hand runs about twenty (issue 33, ``benchmarks/README.md``). The
+    drivers: the writer's own ``sqlite3`` connection, and on PostgreSQL the asyncpg connection
+    as SQLAlchemy adapts it (its cursor starts the transaction, prepares and caches the
+    statement and raises its DBAPI's errors, as under SQLAlchemy); a one-row insert's id comes
+    from ``lastrowid`` on SQLite and from the ``RETURNING`` the dialect writes on PostgreSQL. A
+    statement whose column has a default SQLAlchemy computes, or whose result it converts, still
+    goes through SQLAlchemy, as every statement does on another driver (aiosqlite)."""
 
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
-        self._compiled: dict[tuple[str, ...], _Plain | None] = {}
+        self._compiled: dict[tuple[str, str, tuple[str, ...]], _Plain | None] = {}
 
     def run(self, conn: Connection, params: Params) -> Ran:
         """Run with ``params`` (a list of them: once per row, as ``executemany``)."""
-        many = not isinstance(params, Mapping)
+        many = not isinstance(params, dict | Mapping)
         rows = cast(Sequence[Mapping[str, Any]], params) if many else [cast(Any, params)]
-        driver = conn.connection.driver_connection
-        plain = None
-        if isinstance(driver, sqlite3.Connection) and rows:  # the writer's own connection
-            plain = self._sqlite(conn, tuple(rows[0]))
-        if plain is None:
+        dbapi = _plain_dbapi(conn)
+        plain = self._plain(conn, tuple(rows[0])) if dbapi is not None and rows else None
+        if plain is None or dbapi is None:
             return _through_sqlalchemy(conn.execute(self.statement, params))
         values = [plain.values(row) for row in rows]
-        cursor = cast(sqlite3.Connection, driver).cursor()
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         try:
             if many:
                 cursor.executemany(plain.sql, values)
                 return Ran(cursor.rowcount)
             cursor.execute(plain.sql, values[0])
-            fetched = cursor.fetchall() if cursor.description else []
-            return Ran(cursor.rowcount, cursor.lastrowid, fetched)
-        except sqlite3.Error as error:  # as SQLAlchemy raises it (IntegrityError: a key taken)
-            raise DBAPIError.instance(plain.sql, values, error, sqlite3.Error) from error
+            fetched = [tuple(r) for r in cursor.fetchall()] if cursor.description else []
+            if plain.returns_id:  # the new row's id, as SQLAlchemy reads it (not a result row)
+                return Ran(cursor.rowcount, fetched[0][0] if fetched else None)
+            return Ran(cursor.rowcount, getattr(cursor, "lastrowid", None), fetched)
+        except dbapi.Error as error:  # as SQLAlchemy raises it (IntegrityError: a key taken)
+            raise DBAPIError.instance(plain.sql, values, error, dbapi.Error) from error
         finally:
             cursor.close()
 
-    def _sqlite(self, conn: Connection, keys: tuple[str, ...]) -> _Plain | None:
-        """The statement compiled for these parameter names, or ``None`` when SQLAlchemy must
-        run it: a value it would compute before the statement (a column's Python default) or a
-        result it would convert. (Values SQL computes, ``balance - ?``, need nothing.)"""
-        if keys in self._compiled:
-            return self._compiled[keys]
+    def _plain(self, conn: Connection, keys: tuple[str, ...]) -> _Plain | None:
+        """The statement compiled for this dialect and these parameter names, or ``None`` when
+        SQLAlchemy must run it: a value it would compute before the statement (a column's
+        Python default) or a result it would convert. (Values SQL computes, ``balance - ?``,
+        need nothing.)"""
         dialect = conn.dialect
+        key = (dialect.name, dialect.driver, keys)
+        if key in self._compiled:
+            return self._compiled[key]
         compiled: Any = self.statement.compile(dialect=dialect, column_keys=list(keys))  # type: ignore[attr-defined]
         selected = getattr(self.statement, "selected_columns", ())
         plain = None
@@ -264,14 +269,25 @@ class Prepared:
             )
             given = dict(compiled.construct_params({}, _check=False))
             fixed = {name: given[name] for name in order if not compiled.binds[name].required}
-            plain = _Plain(compiled.string, order, convert, fixed)
-        self._compiled[keys] = plain
+            returns_id = bool(getattr(compiled, "implicit_returning", None))
+            plain = _Plain(compiled.string, order, convert, fixed, returns_id)
+        self._compiled[key] = plain
         return plain
+
+
+def _plain_dbapi(conn: Connection) -> Any:
+    """The DBAPI module whose cursor :class:`Prepared` may use on ``conn`` directly (the
+    writer's own ``sqlite3`` connection; SQLAlchemy's adapted asyncpg), else ``None``."""
+    if isinstance(conn.connection.driver_connection, sqlite3.Connection):
+        return sqlite3
+    if conn.dialect.driver == "asyncpg":
+        return conn.dialect.loaded_dbapi
+    return None
 
 
 @dataclass(frozen=True)
 class _Plain:
-    """A statement compiled for SQLite: its text, and how a row of parameters is bound (in
+    """A statement compiled for its dialect: its text, and how a row of parameters is bound (in
     order, each value through its type's conversion as SQLAlchemy would; a value written in
     the statement itself, such as ``status = 'playing'``, from ``fixed``; a row without a
     value the statement needs is a ``KeyError``, never a silent NULL)."""
@@ -280,6 +296,8 @@ class _Plain:
     order: tuple[str, ...]
     convert: tuple[Callable[[Any], Any] | None, ...]
     fixed: dict[str, Any]
+    returns_id: bool = False
+    """An insert whose new row's id the dialect returns (``RETURNING``: PostgreSQL)."""
 
     def values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         fixed = self.fixed
