@@ -191,11 +191,11 @@ def test_prepared_statements_write_what_sqlalchemy_writes(
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from thirteen.server.db.models import Base
-    from thirteen.server.db.writer import Prepared, _plain_dbapi, inserted_id
+    from thirteen.server.db.writer import PLAIN_DRIVERS, Prepared, inserted_id
     from thirteen.server.tables import journal
 
     def check(conn: Connection) -> None:
-        assert _plain_dbapi(conn) is not None  # this driver's cursor is used directly
+        assert conn.dialect.driver in PLAIN_DRIVERS  # this driver's cursor is used directly
         with conn.begin():
             if conn.dialect.name == "postgresql":  # rows without their parents, as on SQLite
                 conn.exec_driver_sql("SET LOCAL session_replication_role = replica")

@@ -222,9 +222,8 @@ class Prepared:
         """Run with ``params`` (a list of them: once per row, as ``executemany``)."""
         many = not isinstance(params, dict | Mapping)
         rows = cast(Sequence[Mapping[str, Any]], params) if many else [cast(Any, params)]
-        dbapi = _plain_dbapi(conn)
-        plain = self._plain(conn, tuple(rows[0])) if dbapi is not None and rows else None
-        if plain is None or dbapi is None:
+        plain = self._plain(conn, tuple(rows[0])) if rows else None
+        if plain is None:
             return _through_sqlalchemy(conn.execute(self.statement, params))
         values = [plain.values(row) for row in rows]
         cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
@@ -237,23 +236,26 @@ class Prepared:
             if plain.returns_id:  # the new row's id, as SQLAlchemy reads it (not a result row)
                 return Ran(cursor.rowcount, fetched[0][0] if fetched else None)
             return Ran(cursor.rowcount, getattr(cursor, "lastrowid", None), fetched)
-        except dbapi.Error as error:  # as SQLAlchemy raises it (IntegrityError: a key taken)
-            raise DBAPIError.instance(plain.sql, values, error, dbapi.Error) from error
+        except plain.error as error:  # as SQLAlchemy raises it (IntegrityError: a key taken)
+            raise DBAPIError.instance(plain.sql, values, error, plain.error) from error
         finally:
             cursor.close()
 
     def _plain(self, conn: Connection, keys: tuple[str, ...]) -> _Plain | None:
-        """The statement compiled for this dialect and these parameter names, or ``None`` when
-        SQLAlchemy must run it: a value it would compute before the statement (a column's
-        Python default) or a result it would convert. (Values SQL computes, ``balance - ?``,
-        need nothing.)"""
+        """The statement compiled for this driver and these parameter names, or ``None`` when
+        SQLAlchemy must run it: another driver (:data:`PLAIN_DRIVERS`), a value SQLAlchemy
+        would compute before the statement (a column's Python default) or a result it would
+        convert. (Values SQL computes, ``balance - ?``, need nothing.)"""
         dialect = conn.dialect
         key = (dialect.name, dialect.driver, keys)
         if key in self._compiled:
             return self._compiled[key]
+        plain = None
+        if dialect.driver not in PLAIN_DRIVERS:
+            self._compiled[key] = plain
+            return plain
         compiled: Any = self.statement.compile(dialect=dialect, column_keys=list(keys))  # type: ignore[attr-defined]
         selected = getattr(self.statement, "selected_columns", ())
-        plain = None
         if (
             not compiled.insert_prefetch
             and not compiled.update_prefetch
@@ -270,19 +272,16 @@ class Prepared:
             given = dict(compiled.construct_params({}, _check=False))
             fixed = {name: given[name] for name in order if not compiled.binds[name].required}
             returns_id = bool(getattr(compiled, "implicit_returning", None))
-            plain = _Plain(compiled.string, order, convert, fixed, returns_id)
+            error = dialect.loaded_dbapi.Error
+            plain = _Plain(compiled.string, order, convert, fixed, error, returns_id)
         self._compiled[key] = plain
         return plain
 
 
-def _plain_dbapi(conn: Connection) -> Any:
-    """The DBAPI module whose cursor :class:`Prepared` may use on ``conn`` directly (the
-    writer's own ``sqlite3`` connection; SQLAlchemy's adapted asyncpg), else ``None``."""
-    if isinstance(conn.connection.driver_connection, sqlite3.Connection):
-        return sqlite3
-    if conn.dialect.driver == "asyncpg":
-        return conn.dialect.loaded_dbapi
-    return None
+PLAIN_DRIVERS = frozenset({"pysqlite", "asyncpg"})
+"""The drivers whose cursor :class:`Prepared` uses directly: ``sqlite3`` (the writer's own
+connection), and asyncpg as SQLAlchemy adapts it; not aiosqlite, whose cursor answers
+coroutines."""
 
 
 @dataclass(frozen=True)
@@ -296,6 +295,8 @@ class _Plain:
     order: tuple[str, ...]
     convert: tuple[Callable[[Any], Any] | None, ...]
     fixed: dict[str, Any]
+    error: type[Exception]
+    """The driver's base error (its DBAPI's ``Error``), which SQLAlchemy wraps."""
     returns_id: bool = False
     """An insert whose new row's id the dialect returns (``RETURNING``: PostgreSQL)."""
 

@@ -12,10 +12,9 @@ import asyncio
 import logging
 
 from thirteen.bots.base import Bot
-from thirteen.engine.actions import Action
+from thirteen.engine.actions import Action, stamped
 from thirteen.engine.errors import RuleError
 from thirteen.engine.legal import legal_actions
-from thirteen.engine.records import renew
 from thirteen.engine.state import deciders
 from thirteen.engine.views import TableView, view
 from thirteen.server.tables.live import Accept, LiveTable, now
@@ -77,7 +76,7 @@ class BotThinking:
         seat = request.action.seat if hasattr(request.action, "seat") else None
         try:
             self.decisions.check_fresh(seat, request.state_id)
-            await self.accept(renew(request.action, at=now()))
+            await self.accept(stamped(request.action, now()))
         except RuleError as e:  # the code only: a bot's refusal may name its own cards
             log.info(
                 "bot move refused", extra={"table": self.table.id, "seat": seat, "code": e.code}
