@@ -471,7 +471,9 @@ def test_an_operator_runs_a_sit_and_go_from_the_command_line(
     table_id = boss.request("GET", "/api/tournaments/1")["table_id"]
     # the running room picks the table up at its next look (the socket's handshake waits for
     # it), and the bots play it out — sometimes before the handshake gets to the table (units
-    # rise every hand): then the table is closed already, and the tournament must be finished
+    # rise every hand): then the table is closed already — the handshake is refused, or, when
+    # the table closed while the socket was let in, it hears `closing` and is closed with 1001 —
+    # and the tournament must be finished
     refused: RoomError | None = None
     try:
         watch = boss.open_table(table_id, watch_only=True)
@@ -482,7 +484,7 @@ def test_an_operator_runs_a_sit_and_go_from_the_command_line(
         watch.close()
     if refused is not None:
         assert refused.code == "closed", refused
-        assert f"no open table {table_id}" in str(refused), refused
+        assert f"no open table {table_id}" in str(refused) or "(1001, " in str(refused), refused
     final = boss.request("GET", "/api/tournaments/1")
     assert final["status"] == "finished"
     assert sorted(p["payout"] for p in final["players"]) == [0, 80]
