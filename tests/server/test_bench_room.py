@@ -14,7 +14,7 @@ from services import missing
 
 from thirteen.bench.room.figures import bucket_quantile, knee_of, parse_metrics, percentile
 from thirteen.bench.room.load import bench_room
-from thirteen.bench.room.machine import pin, pinning
+from thirteen.bench.room.machine import engine_hand_ms, pin, pinning
 from thirteen.bench.room.options import QUICK, RoomOptions, options_from_env, options_with
 from thirteen.bench.room.report import Results, report_of
 from thirteen.bench.room.servers import server_compresses
@@ -92,6 +92,33 @@ def test_pinning_keeps_a_process_and_its_children_on_their_cores() -> None:
         child.stdin.close()
         child.wait(30)
     assert "load generator on core" in cores.describe()
+
+
+def test_the_yardstick_is_timed_on_the_room_s_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Simulate's hand divides the room's CPU a hand: with ``--pin`` it is timed on the room's
+    core, and the thread goes back to the generator's."""
+    from thirteen.bench.room import load
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("pinning needs two cores")
+    cores = pinning()
+    timed_on: list[set[int]] = []
+
+    def probe(hands: int) -> float:
+        timed_on.append(os.sched_getaffinity(0))
+        return engine_hand_ms(hands)
+
+    monkeypatch.setattr(load, "engine_hand_ms", probe)
+    everywhere = os.sched_getaffinity(0)
+    pin(0, cores.generator)
+    try:
+        ms = load._yardstick(replace(QUICK, pin=True), cores)
+        assert os.sched_getaffinity(0) == cores.generator
+        assert load._yardstick(QUICK, None) > 0  # not pinned: where the thread is
+    finally:
+        pin(0, frozenset(everywhere))
+    assert ms > 0
+    assert timed_on == [set(cores.room), set(cores.generator)]
 
 
 def test_two_processes_share_the_tables_and_relay_sockets() -> None:

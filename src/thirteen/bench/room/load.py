@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from thirteen.bench.report import Report
 from thirteen.bench.room.client import Account, RoomClient, bounded
 from thirteen.bench.room.figures import Measured
-from thirteen.bench.room.machine import engine_hand_ms, pin, pinning, raise_fd_limit
+from thirteen.bench.room.machine import Pinning, engine_hand_ms, pin, pinning, raise_fd_limit
 from thirteen.bench.room.meter import Meter
 from thirteen.bench.room.options import RoomOptions, database_kind, options_from_env
 from thirteen.bench.room.players import Player, Playing, TableLoad
@@ -184,6 +184,19 @@ async def _idle(
     return compression, kib, base
 
 
+def _yardstick(options: RoomOptions, pinned: Pinning | None) -> float:
+    """Simulate's CPU a hand now (:func:`engine_hand_ms`), timed on the room's core when the
+    run is pinned — the core whose CPU it is the measure of — and this thread put back on the
+    generator's after."""
+    if pinned is None:
+        return engine_hand_ms(options.engine_hands)
+    pin(0, pinned.room)
+    try:
+        return engine_hand_ms(options.engine_hands)
+    finally:
+        pin(0, pinned.generator)
+
+
 async def run(options: RoomOptions, progress: Progress) -> Results:
     fd_limit = raise_fd_limit()
     load_before = os.getloadavg()
@@ -196,7 +209,7 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
             everywhere = os.sched_getaffinity(0)
             pin(0, pinned.generator)
             stack.callback(pin, 0, frozenset(everywhere))
-        engine_before = engine_hand_ms(options.engine_hands)
+        engine_before = _yardstick(options, pinned)
         if options.keep:
             folder = Path(options.keep)
             folder.mkdir(parents=True, exist_ok=True)
@@ -232,7 +245,7 @@ async def run(options: RoomOptions, progress: Progress) -> Results:
                 load.failure,
                 load.room.reconnects,
             )
-        engine_after = engine_hand_ms(options.engine_hands)
+        engine_after = _yardstick(options, pinned)
     database = (options.database_url or "sqlite+aiosqlite").split("://")[0]
     if not options.database_url and database_kind(options) == "postgres":
         database = "postgresql+asyncpg (a throwaway cluster started for the run)"

@@ -62,8 +62,11 @@ class RoomOptions:
     time (the server's RSS, latency and collector pauses each minute): does memory stay flat?"""
     soak_window: float = 60.0
     """Seconds each of the soak's measurements lasts."""
-    engine_hands: int = 300
-    """Hands of ``simulate`` timed before and after the run: the machine's speed now."""
+    engine_hands: int = 2000
+    """Hands of ``simulate`` timed before and after the run: the machine's speed now. About a
+    second each way: a 300-hand reading (0.15–0.25 s) varied by a quarter from one reading to
+    the next here (the speed dips for a fraction of a second now and then), and the ratio, a
+    division by it, was as noisy (issue 33)."""
     pin: bool = False
     """The room (its processes and database) on one core, the load generator on the others
     (``os.sched_setaffinity``), so that the room's figures are not the generator's: on a

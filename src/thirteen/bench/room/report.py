@@ -219,8 +219,12 @@ def report_of(options: RoomOptions, results: Results) -> Report:
     )
     if results.engine_ms[0] > 0:
         notes.append(
-            "simulate's hand (chinese-1-6, 3 random players, the engine alone): "
-            "{:.3f} ms of CPU before the run, {:.3f} ms after".format(*results.engine_ms)
+            "simulate's hand (chinese-1-6, 3 random players, the engine alone, {:,} hands{}): "
+            "{:.3f} ms of CPU before the run, {:.3f} ms after".format(
+                options.engine_hands,
+                ", on the room's core" if results.pinned else "",
+                *results.engine_ms,
+            )
         )
     notes.append(
         f"database: {results.database}; preset {options.preset}, {options.seats} seats a table; "
