@@ -346,3 +346,25 @@ def test_checkpoints_wait_their_time_apart(tmp_path: Path) -> None:
 
     assert checkpoints(3600.0) == 1
     assert checkpoints(0.0) == 4  # the same writes, with no time between checkpoints
+
+
+def test_a_plain_statement_binds_a_row_in_its_order() -> None:
+    """How :class:`Prepared` binds a row on the driver's cursor: the statement's names in
+    order, a value written in the statement unless the row gives its own, a conversion only
+    of a value that is not NULL, and a row short of a name a ``KeyError``, never a NULL."""
+    import pytest
+
+    from thirteen.server.db.writer import _Plain
+
+    def plain(order: tuple[str, ...], fixed: dict[str, Any] | None = None) -> _Plain:
+        convert = tuple(float if name == "at" else None for name in order)
+        return _Plain("SQL", order, convert, fixed or {}, sqlite3.Error)
+
+    two = plain(("id", "at", "status"), {"status": "playing"})
+    assert two.values({"id": 7, "at": 3}) == (7, 3.0, "playing")
+    assert isinstance(two.values({"id": 7, "at": 3})[1], float)
+    assert two.values({"id": 7, "at": None, "status": "settled"}) == (7, None, "settled")
+    assert plain(("id",)).values({"id": 9, "extra": 1}) == (9,)
+    assert plain(()).values({"id": 9}) == ()
+    with pytest.raises(KeyError):
+        two.values({"at": 3})

@@ -38,6 +38,7 @@ import math
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import create_engine, event
@@ -299,17 +300,34 @@ class _Plain:
     """The driver's base error (its DBAPI's ``Error``), which SQLAlchemy wraps."""
     returns_id: bool = False
     """An insert whose new row's id the dialect returns (``RETURNING``: PostgreSQL)."""
+    _pick: Callable[[Mapping[str, Any]], tuple[Any, ...]] = field(init=False, repr=False)
+    """The row's values in :attr:`order`, taken in one call (``operator.itemgetter``)."""
+    _converted: tuple[tuple[int, Callable[[Any], Any]], ...] = field(init=False, repr=False)
+    """Where in :attr:`order` a value is converted, and by what."""
+
+    def __post_init__(self) -> None:
+        order = self.order
+        pick: Callable[[Mapping[str, Any]], Any]
+        if len(order) == 1:
+            (name,) = order
+            pick = lambda row: (row[name],)  # noqa: E731 (itemgetter of one name: no tuple)
+        else:
+            pick = itemgetter(*order) if order else lambda row: ()
+        object.__setattr__(self, "_pick", pick)
+        converted = tuple((i, f) for i, f in enumerate(self.convert) if f is not None)
+        object.__setattr__(self, "_converted", converted)
 
     def values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
-        fixed = self.fixed
-        return tuple(
-            value if f is None or value is None else f(value)
-            for f, value in zip(
-                self.convert,
-                (row[name] if name in row else fixed[name] for name in self.order),
-                strict=True,
-            )
-        )
+        if self.fixed:  # the row's own value wins over one written in the statement
+            row = {**self.fixed, **row}
+        picked = self._pick(row)
+        if not self._converted:
+            return picked
+        values = list(picked)
+        for i, f in self._converted:
+            if values[i] is not None:
+                values[i] = f(values[i])
+        return tuple(values)
 
 
 def _through_sqlalchemy(result: CursorResult[Any]) -> Ran:
