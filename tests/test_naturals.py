@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -121,7 +123,20 @@ def hands_near_naturals(draw: st.DrawFn) -> list[int]:
     random hands almost never hold three straights or six pairs."""
     if draw(st.booleans()):
         return draw(st.permutations(DECK))[:13]
-    shape = draw(st.sampled_from(["straights", "pairs"]))
+    shape = draw(st.sampled_from(["straights", "pairs", "flushes", "dragon"]))
+    if shape in ("flushes", "dragon"):  # cards of three suits (3, 5, 5), or of every rank
+        if shape == "flushes":
+            suits = [draw(st.integers(0, 3)) for _ in range(3)]
+            want = [suits[0]] * 3 + [suits[1]] * 5 + [suits[2]] * 5
+            by_suit = {s: draw(st.permutations(range(13))) for s in set(want)}
+            cards = [by_suit[s].pop() * 4 + s for s in want]
+        else:
+            cards = [r * 4 + draw(st.integers(0, 3)) for r in range(13)]
+        if draw(st.booleans()):  # one card off
+            cards[draw(st.integers(0, 12))] = draw(
+                st.sampled_from([c for c in DECK if c not in cards])
+            )
+        return cards
     if shape == "straights":
         ranks = draw(st.sampled_from(_runs(3))) + [
             r for _ in range(2) for r in draw(st.sampled_from(_runs(5)))
@@ -142,14 +157,31 @@ def hands_near_naturals(draw: st.DrawFn) -> list[int]:
     return cards
 
 
+def _is_three_flushes(cards: list[int]) -> bool:
+    """The obvious oracle: some suits of 3, 5 and 5 cards hold exactly these cards' suits."""
+    held = [sum(1 for c in cards if c & 3 == s) for s in range(4)]
+    for a, b, c in itertools.product(range(4), repeat=3):
+        need = [0] * 4
+        need[a] += 3
+        need[b] += 5
+        need[c] += 5
+        if need == held:
+            return True
+    return False
+
+
 @given(hands_near_naturals())
-def test_three_straights_and_six_pairs_against_the_obvious_count(cards: list[int]) -> None:
-    """The finders' shortcuts (a bit a rank, pairs counted first) decide as the slow way does,
-    and the arrangement shown uses exactly the cards."""
+def test_every_natural_against_the_obvious_count(cards: list[int]) -> None:
+    """The shortcuts (every finder's first test taken at once on a bit set of the cards, a bit
+    a rank in the finders, pairs counted first) decide as the slow way does, and the
+    arrangement shown uses exactly the cards."""
     found = {n.name: n for n in find_naturals(cards)}
     assert ("three-straights" in found) == _is_three_straights(cards)
     pairs = sum(n // 2 for n in (sorted(c >> 2 for c in cards).count(r) for r in range(13)))
     assert ("six-pairs" in found) == (pairs >= 6)
+    assert ("three-flushes" in found) == _is_three_flushes(cards)
+    assert ("dragon" in found) == (len({c >> 2 for c in cards}) == 13)
+    assert ("no-face-cards" in found) == all(c >> 2 not in (9, 10, 11) for c in cards)
     for natural in found.values():
         assert sorted(natural.front + natural.middle + natural.back) == sorted(cards)
 
