@@ -144,9 +144,15 @@ def test_the_operator_s_table_create_refuses_what_the_room_could_not_run(
     assert says in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert _counts(database_url)["tables"] == 0
+
+
+def test_the_operator_s_sit_and_go_create_refuses_what_the_room_could_not_run(
+    database_url: str,
+) -> None:
     sng = _cli(database_url, "sng", "create", "--rules", "chinese-1-6", "--set", "max_players=1e9")
     assert sng.returncode != 0
     assert "max_players must be a whole number" in sng.stderr, sng.stderr
+    assert "Traceback" not in sng.stderr
     assert _counts(database_url)["tournaments"] == 0
 
 

@@ -361,8 +361,12 @@ def test_an_absent_player_blinds_out_and_is_never_unseated(
             with pytest.raises(RoomError) as refused:
                 conn.do(action)
             assert refused.value.code == "tournament_table"
-        conn.wait(lambda f: f.get("type") == "closing", timeout=240)
+        # then she is gone (an absent seat's time bank waits: the table plays for her at each
+        # deadline); a spectator, there before she goes, sees the table close
+        watch = boss.open_table(table_id, watch_only=True)
         conn.close()
+        watch.wait(lambda f: f.get("type") == "closing", timeout=240)
+        watch.close()
         final = boss.request("GET", f"/api/tournaments/{tid}")
         mine = next(p for p in final["players"] if p["name"] == "ann")
         assert final["status"] == "finished"

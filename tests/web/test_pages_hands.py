@@ -55,10 +55,12 @@ def play_a_hand(
     rules: dict[str, Any] | None = None,
     bot_level: str = "heuristic",
     decide: Decide | None = None,
+    time_bank_seconds: float | None = None,
 ) -> dict[str, Any]:
     """``name`` (logged in with the Python client) plays one hand against a bot, then leaves;
     the table. ``decide`` chooses each action (``None``: wait for the room); by default a
-    legal move."""
+    legal move. ``time_bank_seconds``: the table's time bank (``None``: the room's default)."""
+    bank = {} if time_bank_seconds is None else {"time_bank_seconds": time_bank_seconds}
     table = boss.create_table(
         preset,
         name="Practice Den",
@@ -66,6 +68,7 @@ def play_a_hand(
         bots=1,
         bot_level=bot_level,
         rules={"showdown_seconds": 5, **(rules or {})},
+        **bank,
     )
     engine_rules = get_rules(preset, rules)
     rng = random.Random(1)
@@ -402,6 +405,7 @@ def test_a_timed_out_hand_replays_with_the_cards_the_room_set(
         "password of L-O-U",
         rules={"set_hand_seconds": 1},
         decide=lambda me, rng: None,
+        time_bank_seconds=0,  # (else the bank's seconds are spent before the room plays)
     )
     hand, copy = my_copy(room, "lou", "password of L-O-U")
     assert any(a["type"] == "time_out" for a in copy["actions"])

@@ -163,7 +163,7 @@ def test_surrendered_and_fouled_boards_and_a_readable_results_table(
     overflows, nor the table its section."""
     phone = size == "phone"
     table = boss.create_table(
-        "chinese-1-6", seats=3, bots=2, bot_level="heuristic", rules={"showdown_seconds": 10}
+        "chinese-1-6", seats=3, bots=2, bot_level="heuristic", rules={"showdown_seconds": 5}
     )
     tid = table["id"]
     context = new_context(viewport=SIZES[size], touch=phone, reduced_motion="reduce")
@@ -237,7 +237,7 @@ def test_a_card_room_table_dealt_and_turned(
     suit readable on its card in both colour decks. Your cards are dealt in and the boards turn
     face up at the showdown, unless the browser asks for reduced motion: then nothing moves."""
     table = boss.create_table(
-        "chinese-1-6", seats=4, bots=3, bot_level="heuristic", rules={"showdown_seconds": 30}
+        "chinese-1-6", seats=4, bots=3, bot_level="heuristic", rules={"showdown_seconds": 3}
     )
     context = new_context(reduced_motion=motion)
     context.add_init_script(
