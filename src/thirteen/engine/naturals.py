@@ -14,7 +14,7 @@ table; :func:`check_natural` validates a declaration and says why it fails.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -103,29 +103,34 @@ def _three_straights(cards: Sequence[Card]) -> Natural | None:
             held |= 1 << r
             if n == 1:
                 once |= 1 << r
-    for i, s1 in enumerate(_STRAIGHTS5):
-        m1 = _MASKS5[i]
-        if held & m1 != m1:  # most hands fail here: no five-card straight among their ranks
-            continue
-        left = held & ~(m1 & once)  # the ranks still held once s1 is taken out
-        for j in range(i, len(_STRAIGHTS5)):
-            m2 = _MASKS5[j]
-            if left & m2 != m2:
-                continue
-            s2 = _STRAIGHTS5[j]
-            for r in s1 + s2:
-                counts[r] -= 1
-            rest = tuple(r for r in range(13) for _ in range(counts[r]))
-            for r in s1 + s2:
-                counts[r] += 1
-            if rest in _STRAIGHTS3:
-                pool: dict[int, list[Card]] = {}
-                for c in sorted(cards):
-                    pool.setdefault(rank_of(c), []).append(c)
-                a = _take(pool, s1)
-                b = _take(pool, s2)
-                return _ordered("three-straights", _take(pool, rest), a, b)
+    for i, j in _straight_pairs(held, once, _MASKS5):
+        s1, s2 = _STRAIGHTS5[i], _STRAIGHTS5[j]
+        for r in s1 + s2:
+            counts[r] -= 1
+        rest = tuple(r for r in range(13) for _ in range(counts[r]))
+        for r in s1 + s2:
+            counts[r] += 1
+        if rest in _STRAIGHTS3:
+            pool: dict[int, list[Card]] = {}
+            for c in sorted(cards):
+                pool.setdefault(rank_of(c), []).append(c)
+            a = _take(pool, s1)
+            b = _take(pool, s2)
+            return _ordered("three-straights", _take(pool, rest), a, b)
     return None
+
+
+def _straight_pairs(held: int, once: int, masks: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """The places ``(i, j)``, ``i <= j``, in ``masks`` (the five-card straights, a bit a rank as
+    the caller sets them) of two straights that can both be taken from the ranks ``held``
+    (``once``: those held by one card): most hands have none, failing at the first test."""
+    for i, first in enumerate(masks):
+        if held & first != first:
+            continue
+        left = held & ~(first & once)  # the ranks still held once the first is taken out
+        for j in range(i, len(masks)):
+            if left & masks[j] == masks[j]:
+                yield i, j
 
 
 def _six_pairs(cards: Sequence[Card]) -> Natural | None:
@@ -235,25 +240,13 @@ def _may_hold(cards: Sequence[Card]) -> set[str]:
     )
     if suits.count(3) == 1 and suits.count(0) == 3:
         may.add("three-flushes")
-    if not quads and _two_straights(held, odd & ~two):
+    if not quads and next(_straight_pairs(held, odd & ~two, _SPREAD5), None) is not None:
         may.add("three-straights")
     if odd.bit_count() <= 1:  # (13 cards: pairs = (13 - ranks held an odd number of times) / 2)
         may.add("six-pairs")
     if not m & _FACES:
         may.add("no-face-cards")
     return may
-
-
-def _two_straights(held: int, once: int) -> bool:
-    """Whether two five-card straights can be taken from the ranks ``held`` (``once``: those
-    held by one card), as :func:`_three_straights` looks for them, on :data:`_SPREAD5`'s bits."""
-    fives = [f for f in _SPREAD5 if held & f == f]
-    for i, first in enumerate(fives):
-        left = held & ~(first & once)
-        for second in fives[i:]:
-            if left & second == second:
-                return True
-    return False
 
 
 def find_naturals(cards: Sequence[Card], among: Collection[str] | None = None) -> list[Natural]:
