@@ -300,9 +300,13 @@ class _Plain:
     """The driver's base error (its DBAPI's ``Error``), which SQLAlchemy wraps."""
     returns_id: bool = False
     """An insert whose new row's id the dialect returns (``RETURNING``: PostgreSQL)."""
-    _pick: Callable[[Mapping[str, Any]], tuple[Any, ...]] = field(init=False, repr=False)
+    _pick: Callable[[Mapping[str, Any]], tuple[Any, ...]] = field(
+        init=False, repr=False, compare=False
+    )
     """The row's values in :attr:`order`, taken in one call (``operator.itemgetter``)."""
-    _converted: tuple[tuple[int, Callable[[Any], Any]], ...] = field(init=False, repr=False)
+    _converted: tuple[tuple[int, Callable[[Any], Any]], ...] = field(
+        init=False, repr=False, compare=False
+    )
     """Where in :attr:`order` a value is converted, and by what."""
 
     def __post_init__(self) -> None:
