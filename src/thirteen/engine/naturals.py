@@ -89,21 +89,62 @@ def _take(pool: dict[int, list[Card]], ranks: Sequence[int]) -> list[Card]:
     return [pool[r].pop() for r in ranks]
 
 
-_MASKS5 = [sum(1 << r for r in s) for s in _STRAIGHTS5]
-"""Each five-card straight's ranks, a bit a rank."""
+_NIBBLES = sum(1 << (4 * r) for r in range(13))
+"""A bit at each rank's lowest card in a 52-bit set of cards (card ``4 * rank + suit``)."""
+_FACES = sum(0xF << (4 * r) for r in (9, 10, 11))
+"""Every jack, queen and king."""
+_SPREAD5 = [sum(1 << (4 * r) for r in s) for s in _STRAIGHTS5]
+"""Each five-card straight's ranks, a bit at each rank's lowest card."""
+
+
+@dataclass(frozen=True)
+class _Ranks:
+    """Thirteen cards as a 52-bit set (a rank's four cards side by side), and which ranks they
+    hold how often, a bit at each rank's lowest card."""
+
+    cards: int
+    held: int
+    odd: int
+    """Ranks held once or three times."""
+    two: int
+    """Ranks held at least twice."""
+    quads: int
+
+    @classmethod
+    def of(cls, cards: Sequence[Card]) -> _Ranks:
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        odd = m ^ m >> 1
+        some_two = m & (m >> 1 | m >> 2 | m >> 3) | m >> 1 & (m >> 2 | m >> 3) | m >> 2 & m >> 3
+        return cls(
+            cards=m,
+            held=(m | m >> 1 | m >> 2 | m >> 3) & _NIBBLES,
+            odd=(odd ^ odd >> 2) & _NIBBLES,
+            two=some_two & _NIBBLES,
+            quads=m & m >> 1 & m >> 2 & m >> 3 & _NIBBLES,
+        )
+
+    def straight_pairs(self) -> Iterator[tuple[int, int]]:
+        """The places ``(i, j)``, ``i <= j``, in :data:`_STRAIGHTS5` of two five-card straights
+        that can both be taken from these ranks: most hands have none, failing at the first
+        test."""
+        held = self.held
+        once = self.odd & ~self.two
+        for i, first in enumerate(_SPREAD5):
+            if held & first != first:
+                continue
+            left = held & ~(first & once)  # the ranks still held once the first is taken out
+            for j in range(i, len(_SPREAD5)):
+                if left & _SPREAD5[j] == _SPREAD5[j]:
+                    yield i, j
 
 
 def _three_straights(cards: Sequence[Card]) -> Natural | None:
     counts = [0] * 13
     for c in cards:
         counts[rank_of(c)] += 1
-    held = once = 0  # the ranks held, and those held once, a bit each
-    for r, n in enumerate(counts):
-        if n:
-            held |= 1 << r
-            if n == 1:
-                once |= 1 << r
-    for i, j in _straight_pairs(held, once, _MASKS5):
+    for i, j in _Ranks.of(cards).straight_pairs():
         s1, s2 = _STRAIGHTS5[i], _STRAIGHTS5[j]
         for r in s1 + s2:
             counts[r] -= 1
@@ -118,19 +159,6 @@ def _three_straights(cards: Sequence[Card]) -> Natural | None:
             b = _take(pool, s2)
             return _ordered("three-straights", _take(pool, rest), a, b)
     return None
-
-
-def _straight_pairs(held: int, once: int, masks: Sequence[int]) -> Iterator[tuple[int, int]]:
-    """The places ``(i, j)``, ``i <= j``, in ``masks`` (the five-card straights, a bit a rank as
-    the caller sets them) of two straights that can both be taken from the ranks ``held``
-    (``once``: those held by one card): most hands have none, failing at the first test."""
-    for i, first in enumerate(masks):
-        if held & first != first:
-            continue
-        left = held & ~(first & once)  # the ranks still held once the first is taken out
-        for j in range(i, len(masks)):
-            if left & masks[j] == masks[j]:
-                yield i, j
 
 
 def _six_pairs(cards: Sequence[Card]) -> Natural | None:
@@ -207,30 +235,15 @@ def _check_hand(cards: Sequence[Card]) -> None:
     check_distinct([cards])
 
 
-_NIBBLES = sum(1 << (4 * r) for r in range(13))
-"""A bit at each rank's lowest card in a 52-bit set of cards (card ``4 * rank + suit``)."""
-_FACES = sum(0xF << (4 * r) for r in (9, 10, 11))
-"""Every jack, queen and king."""
-_SPREAD5 = [sum(1 << (4 * r) for r in s) for s in _STRAIGHTS5]
-"""Each five-card straight's ranks, a bit at each rank's lowest card."""
-
-
 def _may_hold(cards: Sequence[Card]) -> set[str]:
     """The naturals these 13 cards may hold, judged from how many of each rank and suit they
-    hold: each finder's own first test, for all of them at once on the cards as a 52-bit set,
-    a rank's four cards side by side (a view of a seat with 13 cards to set asks once a deal;
-    nearly every hand holds none, and the finders took 14 µs to say so: issue 33)."""
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    held = (m | m >> 1 | m >> 2 | m >> 3) & _NIBBLES  # ranks held
-    odd = m ^ m >> 1
-    odd = (odd ^ odd >> 2) & _NIBBLES  # ranks held once or three times
-    pairs_of_bits = m & (m >> 1 | m >> 2 | m >> 3) | m >> 1 & (m >> 2 | m >> 3) | m >> 2 & m >> 3
-    two = pairs_of_bits & _NIBBLES  # ranks held at least twice
-    quads = m & m >> 1 & m >> 2 & m >> 3 & _NIBBLES
+    hold: each finder's own first test, for all of them at once on the cards as a bit set
+    (:class:`_Ranks`; a view of a seat with 13 cards to set asks once a deal; nearly every hand
+    holds none, and the finders took 14 µs to say so: issue 33)."""
+    ranks = _Ranks.of(cards)
+    m = ranks.cards
     may = set()
-    if held == _NIBBLES:
+    if ranks.held == _NIBBLES:
         may.add("dragon")
     suits = (
         (m & _NIBBLES).bit_count() % 5,
@@ -240,9 +253,11 @@ def _may_hold(cards: Sequence[Card]) -> set[str]:
     )
     if suits.count(3) == 1 and suits.count(0) == 3:
         may.add("three-flushes")
-    if not quads and next(_straight_pairs(held, odd & ~two, _SPREAD5), None) is not None:
+    if not ranks.quads and next(ranks.straight_pairs(), None) is not None:
         may.add("three-straights")
-    if odd.bit_count() <= 1:  # (13 cards: pairs = (13 - ranks held an odd number of times) / 2)
+    if (
+        ranks.odd.bit_count() <= 1
+    ):  # (13 cards: pairs = (13 - ranks held an odd number of times) / 2)
         may.add("six-pairs")
     if not m & _FACES:
         may.add("no-face-cards")
