@@ -3,6 +3,7 @@ arithmetic behind its figures. Sane values only — speed goals are the benchmar
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import subprocess
@@ -15,6 +16,7 @@ from services import missing
 from thirteen.bench.room.figures import bucket_quantile, knee_of, parse_metrics, percentile
 from thirteen.bench.room.load import bench_room
 from thirteen.bench.room.machine import engine_hand_ms, pin, pinning
+from thirteen.bench.room.meter import collector_held
 from thirteen.bench.room.options import QUICK, RoomOptions, options_from_env, options_with
 from thirteen.bench.room.report import Results, report_of
 from thirteen.bench.room.servers import server_compresses
@@ -119,6 +121,37 @@ def test_the_yardstick_is_timed_on_the_room_s_core(monkeypatch: pytest.MonkeyPat
         pin(0, frozenset(everywhere))
     assert ms > 0
     assert timed_on == [set(cores.room), set(cores.generator)]
+
+
+def test_the_generator_s_collector_is_off_while_it_measures() -> None:
+    """The generator measures latencies on its own loop: its collector neither runs in a
+    window (it is off) nor leaves the window's garbage behind (it is back on after)."""
+
+    def cycle() -> None:
+        a: list[object] = []
+        a.append(a)
+
+    assert gc.isenabled()
+    collections: list[int] = []
+    counting = lambda phase, info: collections.append(info["generation"])  # noqa: E731
+    gc.callbacks.append(counting)
+    try:
+        with collector_held():
+            assert not gc.isenabled()
+            collections.clear()  # the one before the window is the window's own
+            for _ in range(10 * gc.get_threshold()[0]):  # ten times what starts a collection
+                cycle()
+            assert collections == []
+        assert gc.isenabled()
+        gc.disable()
+        try:  # a collector off before stays off
+            with collector_held():
+                pass
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(counting)
 
 
 def test_two_processes_share_the_tables_and_relay_sockets() -> None:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import time
 from collections import Counter
+from collections.abc import Iterator
 
 from websockets.asyncio.client import ClientConnection
 
@@ -29,6 +31,25 @@ from thirteen.bench.room.figures import (
 from thirteen.bench.room.machine import cpu_seconds, loopback_bytes, rss_kib
 from thirteen.bench.room.players import TableLoad
 from thirteen.bench.room.servers import Backing
+
+
+@contextlib.contextmanager
+def collector_held() -> Iterator[None]:
+    """This process's own garbage collector off for a window: the generator is the instrument,
+    and a latency is measured on its loop. Its young collections walk every object that
+    survived since the last one — with 3,000 sockets, tens of thousands, whatever the young
+    count says, because frees of old objects count against it too — 10–70 ms each, and an
+    older one 80–450 ms, every few seconds: a p99 of the generator's own (issue 33,
+    ``benchmarks/README.md``). What it made before is collected first; what it makes in the
+    window is collected after (a window of minutes makes megabytes, not more)."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 class Meter:
@@ -70,11 +91,12 @@ class Meter:
         cpu_before = [cpu_seconds(pid) for pid in pids]
         backing_cpu, own_cpu = sum(cpu_seconds(p) for p in backing), time.process_time()
         wire = loopback_bytes()
-        start = time.perf_counter()
-        self.window.open()
-        await asyncio.sleep(seconds)
-        self.window.recording = False
-        elapsed = time.perf_counter() - start
+        with collector_held():
+            start = time.perf_counter()
+            self.window.open()
+            await asyncio.sleep(seconds)
+            self.window.recording = False
+            elapsed = time.perf_counter() - start
         cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, cpu_before, strict=True)]
         backing_cpu = sum(cpu_seconds(p) for p in backing) - backing_cpu
         own_cpu = time.process_time() - own_cpu
