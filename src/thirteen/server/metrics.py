@@ -6,7 +6,7 @@ May import: nothing of the room.
 
 from __future__ import annotations
 
-import gc
+import sys
 from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -42,14 +42,17 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
-        self.gc_frozen = Gauge(
-            "thirteen_gc_frozen_objects",
-            "Live objects frozen out of the garbage collector's collections (start-up's, and "
-            "under THIRTEEN_GC=scheduled what outlived a tick): level under a steady load; "
-            "one that keeps rising is a leak (a cycle no collection will free).",
+        self.allocated_blocks = Gauge(
+            "thirteen_allocated_blocks",
+            "Memory blocks Python's allocator holds for live objects (sys.getallocatedblocks): "
+            "level under a steady load; one that keeps rising is a leak (under "
+            "THIRTEEN_GC=scheduled, a cycle no collection will free).",
             registry=self.registry,
         )
-        self.gc_frozen.set_function(gc.get_freeze_count)
+        # Not the frozen objects' count: gc.get_freeze_count() walks every frozen object, 1.5
+        # million at 1,000 tables, and stopped the room 170-200 ms at each scrape (issue 33,
+        # benchmarks/README.md); this sums the allocator's pools, about a millisecond.
+        self.allocated_blocks.set_function(sys.getallocatedblocks)
         self.reviews = Counter(
             "thirteen_reviews",
             "Hand reviews this process's workers finished, by outcome (done, failed).",
