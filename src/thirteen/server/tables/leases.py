@@ -23,9 +23,10 @@ from __future__ import annotations
 import os
 import socket
 import time
+from functools import partial
 from typing import cast
 
-from sqlalchemy import Table, bindparam, exists, or_, select, update
+from sqlalchemy import Table, bindparam, exists, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -36,11 +37,19 @@ from thirteen.server.db.session import Database
 from thirteen.server.db.writer import Prepared
 
 _TABLES = cast(Table, GameTable.__table__)
+_PROCESSES = cast(Table, RoomProcess.__table__)
 _FENCE = Prepared(
     select(_TABLES.c.lease_token)
     .where(_TABLES.c.id == bindparam("f_id"))
     .with_for_update(read=True)  # FOR SHARE on PostgreSQL; SQLite's writer holds the file lock
 )
+
+_BEAT = Prepared(
+    update(_PROCESSES)
+    .where(_PROCESSES.c.name == bindparam("b_name"))
+    .values(alive_until=bindparam("b_until"))
+)
+_BORN = Prepared(insert(_PROCESSES))
 
 
 class LeaseLostError(Exception):
@@ -57,22 +66,25 @@ def default_process_name(port: int | None = None) -> str:
 
 
 async def heartbeat(db: Database, me: str, seconds: float) -> None:
-    """``me`` is alive for ``seconds`` more (its leases with it)."""
+    """``me`` is alive for ``seconds`` more (its leases with it).
+
+    A piece of the group writer, as every frequent write of the room is: a transaction of its
+    own through the async engine took SQLite's write lock across the loop's turns, and the
+    tables' writes waited behind it every beat (at 1,000 tables 3-22 ms, the room's p99;
+    issue 33, ``benchmarks/README.md``)."""
     until = time.time() + seconds
     for _ in range(2):  # a first beat inserts the row; two first beats at once: one updates
         try:
-            async with db.begin() as s:
-                beat = await s.execute(
-                    update(RoomProcess)
-                    .where(RoomProcess.name == me)
-                    .values(alive_until=until)
-                    .execution_options(synchronize_session=False)
-                )
-                if getattr(beat, "rowcount", 0) != 1:
-                    s.add(RoomProcess(name=me, started_at=time.time(), alive_until=until))
+            await db.write(partial(_beat, me=me, until=until))
             return
         except IntegrityError:
             continue
+
+
+def _beat(conn: Connection, *, me: str, until: float) -> None:
+    beat = _BEAT.run(conn, {"b_name": me, "b_until": until})
+    if beat.rowcount != 1:
+        _BORN.run(conn, {"name": me, "started_at": time.time(), "alive_until": until})
 
 
 def _alive(now: float) -> Exists:
