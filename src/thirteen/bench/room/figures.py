@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -106,6 +107,9 @@ class Window:
     """What happened while a measurement window was open."""
 
     recording: bool = False
+    opened: float = 0.0
+    """When it opened (``time.perf_counter``): a latency counts if its action was sent since,
+    not one sent before and answered inside (a stall just before the window is not its)."""
     latencies: list[float] = field(default_factory=list)
     ending: list[float] = field(default_factory=list)
     """Latencies of the actions that ended a hand (their transaction settles it)."""
@@ -120,6 +124,7 @@ class Window:
         self.latencies, self.ending, self.lag = [], [], []
         self.actions = self.client_hands = 0
         self.errors = Counter()
+        self.opened = time.perf_counter()
         self.recording = True
 
 

@@ -81,10 +81,11 @@ class TableLoad:
         times = self.seen.get(state_id)
         if times is None or len(times) < self.sockets or state_id not in self.sent:
             return
-        latency = max(times) - self.sent.pop(state_id)
+        sent = self.sent.pop(state_id)
+        latency = max(times) - sent
         del self.seen[state_id]
         window = self.window
-        if window.recording:
+        if window.recording and sent >= window.opened:
             window.latencies.append(latency)
             if state_id in self.ended:
                 window.ending.append(latency)

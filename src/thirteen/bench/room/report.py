@@ -237,8 +237,8 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         f"open-file limit {results.fd_limit}"
     )
     notes.append(
-        "latency: an action's send to the last of its table's sockets receiving that state's "
-        "frame, measured here (one clock); server histogram: arrival to the last frame queued, "
+        "latency: an action's send (in the window) to the last of its table's sockets "
+        "receiving that state's frame, measured here (one clock); server histogram: arrival to the last frame queued, "
         "interpolated within its buckets; this generator runs on uvloop, its collector off "
         "while it measures"
     )
