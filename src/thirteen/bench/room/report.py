@@ -238,9 +238,9 @@ def report_of(options: RoomOptions, results: Results) -> Report:
     )
     notes.append(
         "latency: an action's send (in the window) to the last of its table's sockets "
-        "receiving that state's frame, measured here (one clock); server histogram: arrival to the last frame queued, "
-        "interpolated within its buckets; this generator runs on uvloop, its collector off "
-        "while it measures"
+        "receiving that state's frame, measured here (one clock); server histogram: arrival "
+        "to the last frame queued, interpolated within its buckets; this generator runs on "
+        "uvloop, its collector off while it measures"
     )
     if options.processes > 1:
         notes.append(
