@@ -41,7 +41,8 @@ def collector_held() -> Iterator[None]:
     count says, because frees of old objects count against it too — 10–70 ms each, and an
     older one 80–450 ms, every few seconds: a p99 of the generator's own (issue 33,
     ``benchmarks/README.md``). What it made before is collected first; what it makes in the
-    window is collected after (a window of minutes makes megabytes, not more)."""
+    window waits for Python's own collection, on again after it (a window of minutes makes
+    megabytes, not more)."""
     gc.collect()
     was = gc.isenabled()
     gc.disable()
