@@ -133,7 +133,10 @@ def test_the_generator_s_collector_is_off_while_it_measures() -> None:
 
     assert gc.isenabled()
     collections: list[int] = []
-    counting = lambda phase, info: collections.append(info["generation"])  # noqa: E731
+
+    def counting(phase: str, info: dict[str, int]) -> None:
+        collections.append(info["generation"])
+
     gc.callbacks.append(counting)
     try:
         with collector_held():

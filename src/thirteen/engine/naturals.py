@@ -255,9 +255,8 @@ def _may_hold(cards: Sequence[Card]) -> set[str]:
         may.add("three-flushes")
     if not ranks.quads and next(ranks.straight_pairs(), None) is not None:
         may.add("three-straights")
-    if (
-        ranks.odd.bit_count() <= 1
-    ):  # (13 cards: pairs = (13 - ranks held an odd number of times) / 2)
+    # 13 cards: pairs = (13 - ranks held an odd number of times) / 2
+    if ranks.odd.bit_count() <= 1:
         may.add("six-pairs")
     if not m & _FACES:
         may.add("no-face-cards")
