@@ -5,6 +5,7 @@ the same row names, royalties, foul and foul warning in Chromium as from
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -17,10 +18,13 @@ from thirteen.engine.rules import Rules
 PER_RULES = 2_600
 """Arrangements per rule set: nine rule sets make 23,400."""
 
-COMPARE = """async ([rules, cases]) => {
+COMPARE = """async (text) => {
   const { assess } = await import("/static/js/table/rank.js");
-  return cases.map(([front, middle, back]) => assess(rules, { front, middle, back }));
+  const [rules, cases] = JSON.parse(text);
+  return JSON.stringify(cases.map(([front, middle, back]) => assess(rules, { front, middle, back })));
 }"""
+"""The cases go in and the answers come back as JSON text: Playwright's own serialization of
+2,600 nested arrays each way took 2.5 s a rule set, the evaluator itself 10–35 ms."""
 
 
 def _deck(rng: random.Random) -> list[str]:
@@ -79,7 +83,7 @@ def test_browser_evaluator_matches_the_engine(new_context: Any) -> None:
     compared = fouls = royalties = partial = 0
     for name, rules in _rule_sets().items():
         cases = [_arrangement(rng) for _ in range(PER_RULES)]
-        got = page.evaluate(COMPARE, [rules.to_dict(), cases])
+        got = json.loads(page.evaluate(COMPARE, json.dumps([rules.to_dict(), cases])))
         for rows, answer in zip(cases, got, strict=True):
             expected = _engine(rules, rows)
             assert answer == expected, (name, rows)
