@@ -83,9 +83,11 @@ def test_an_idle_connection_outlives_the_clients_reuse_of_it(tmp_path: Path) -> 
 
 
 def test_a_silent_socket_is_dropped(tmp_path: Path) -> None:
-    """A client that never answers the room's pings is closed within ping interval + timeout."""
+    """A client that never answers the room's pings is closed within ping interval + timeout
+    (set short here: ``THIRTEEN_WS_PING_SECONDS``, ``THIRTEEN_WS_PING_TIMEOUT_SECONDS``)."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
-    with room_process(url, tmp_path) as served, RoomClient(served.url) as boss:
+    pings = {"ws_ping_seconds": "0.5", "ws_ping_timeout_seconds": "1"}
+    with room_process(url, tmp_path, **pings) as served, RoomClient(served.url) as boss:
         boss.sign_up("boss", PASSWORD)
         table = boss.create_table("chinese-1-6", bots=2, bot_level="heuristic")
         host, port = served.url.removeprefix("http://").split(":")
@@ -97,7 +99,7 @@ def test_a_silent_socket_is_dropped(tmp_path: Path) -> None:
                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
         )
-        raw.settimeout(40)  # the room's limit is 15 s; the socket must be gone well before this
+        raw.settimeout(20)  # the room's limit is 1.5 s here; the socket must be gone well before
         received = b""
         while chunk := raw.recv(65536):  # frames, pings we never answer, then the close
             received += chunk

@@ -17,10 +17,9 @@ import pytest
 
 from thirteen.engine import events, views
 from thirteen.server.http import api
-from thirteen.server.http import sockets as ws
 from thirteen.server.http.app import create_app
 from thirteen.server.money.accounts import TICKET_SECONDS
-from thirteen.server.settings import load_settings
+from thirteen.server.settings import Settings, load_settings
 from thirteen.server.tables import broadcast as tables
 from thirteen.server.tables import protocol
 
@@ -67,6 +66,9 @@ def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+PING = Settings.model_fields["ws_ping_seconds"].default
+PING_TIMEOUT = Settings.model_fields["ws_ping_timeout_seconds"].default
+"""The room's protocol pings by default (the operator may set them)."""
 OPERATOR_FILES = {"backup.py": "thirteen admin backup/restore: the operator's, never a client's"}
 """Server modules no client reaches (their refusals are the CLI's, not the protocol's)."""
 
@@ -245,8 +247,8 @@ def problems(doc: str) -> list[str]:
         (f"more than {protocol.BURST} messages", "burst"),
         (f"refilled {protocol.BURST} a second", "refill"),
         (f"{tables.OUTBOX_FRAMES} frames", "outbox"),
-        (f"one every {ws.PING_INTERVAL:g} s, unanswered for {ws.PING_TIMEOUT:g} s", "pings"),
-        (f"within {ws.PING_INTERVAL + ws.PING_TIMEOUT:g} s", "dead sockets"),
+        (f"one every {PING:g} s, unanswered for {PING_TIMEOUT:g} s", "pings"),
+        (f"within {PING + PING_TIMEOUT:g} s by default", "dead sockets"),
     ):
         if number not in limits:
             out.append(f"## Limits and close codes does not say {number!r} ({what})")

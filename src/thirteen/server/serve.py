@@ -39,8 +39,6 @@ from thirteen.server.heap import (
 from thirteen.server.http.app import create_app
 from thirteen.server.http.sockets import (
     MAX_SOCKET_BYTES,
-    PING_INTERVAL,
-    PING_TIMEOUT,
     SEND_NOW,
     TAKE_NOW,
 )
@@ -269,28 +267,31 @@ class SocketProtocol(WebSocketsSansIOProtocol):
 
 def uvicorn_config(
     app: Any,
+    settings: Settings,
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    compression: bool,
     **extra: Any,
 ) -> uvicorn.Config:
-    """uvicorn settings the room relies on: protocol pings, frame size, a bounded shutdown;
-    permessage-deflate only with ``compression`` (``THIRTEEN_WS_COMPRESSION``)."""
+    """uvicorn settings the room relies on: frame size, a bounded shutdown; and those an
+    operator sets: protocol pings (``THIRTEEN_WS_PING_SECONDS``,
+    ``THIRTEEN_WS_PING_TIMEOUT_SECONDS``), permessage-deflate (``THIRTEEN_WS_COMPRESSION``), a
+    client's address behind a proxy (:func:`proxy_options`)."""
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         ws=SocketProtocol,
-        ws_per_message_deflate=compression,
-        ws_ping_interval=PING_INTERVAL,
-        ws_ping_timeout=PING_TIMEOUT,
+        ws_per_message_deflate=settings.ws_compression,
+        ws_ping_interval=settings.ws_ping_seconds,
+        ws_ping_timeout=settings.ws_ping_timeout_seconds,
         ws_max_size=MAX_SOCKET_BYTES,
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         lifespan="on",
         server_header=False,
-        **{"proxy_headers": False, **extra},
+        **proxy_options(settings),
+        **extra,
     )
 
 
@@ -357,15 +358,7 @@ def serve_in_thread(app: Any) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     settings: Settings = app.state.settings
-    server = RoomServer(
-        uvicorn_config(
-            app,
-            port=port,
-            compression=settings.ws_compression,
-            log_level="warning",
-            **proxy_options(settings),
-        )
-    )
+    server = RoomServer(uvicorn_config(app, settings, port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.ready.wait(0.05):
@@ -390,13 +383,7 @@ def serve(settings: Settings, host: str, port: int) -> None:
         preflight(settings.redis_url.get_secret_value(), settings.process_name)
     app = create_app(settings)
     config = uvicorn_config(
-        app,
-        host=host,
-        port=port,
-        compression=settings.ws_compression,
-        log_level=settings.log_level,
-        log_config=None,
-        **proxy_options(settings),
+        app, settings, host=host, port=port, log_level=settings.log_level, log_config=None
     )
     if settings.metrics_address:  # for a Prometheus on a private network, without a login
         host, _, metrics_port = settings.metrics_address.rpartition(":")

@@ -106,6 +106,21 @@ class Settings(BaseSettings):
         "that offer it, as browsers do: a hand's frames take about a quarter of the bytes, for "
         "about 7 % more CPU a hand. Turn off where bandwidth is free and CPU is not.",
     )
+    ws_ping_seconds: float = Field(
+        default=5.0,
+        ge=0.1,
+        le=600.0,
+        description="Seconds between two WebSocket protocol pings the room sends each socket "
+        "(browsers and WebSocket libraries answer them by themselves).",
+    )
+    ws_ping_timeout_seconds: float = Field(
+        default=10.0,
+        ge=0.1,
+        le=600.0,
+        description="A socket that leaves a ping unanswered this long is closed: a connection "
+        "that died silently is gone within ws_ping_seconds plus this, and its seat's clock "
+        "runs as for any player who left.",
+    )
     gc: Literal["automatic", "scheduled"] = Field(
         default="scheduled",
         description="scheduled: Python's garbage collector runs only at times the room picks, "

@@ -8,8 +8,8 @@ through a bounded queue, so a client that stops reading is dropped instead of st
 table. Messages in are taken as they arrive (the room's socket protocol hands them over: no
 task wakes for them) and go to the table's owner without waiting for the answer to the one
 before; the socket's answers keep the messages' order (:class:`~.relay.Answers`). Dead sockets
-are found by uvicorn's protocol pings (:data:`PING_INTERVAL`, :data:`PING_TIMEOUT`); floods and
-oversized frames get a sentence, then a close.
+are found by uvicorn's protocol pings (``THIRTEEN_WS_PING_SECONDS``,
+``THIRTEEN_WS_PING_TIMEOUT_SECONDS``); floods and oversized frames get a sentence, then a close.
 """
 
 from __future__ import annotations
@@ -57,10 +57,6 @@ TAKE_NOW = "thirteen.take_now"
 """The ASGI scope extension under which the room's socket protocol offers ``take``: text
 messages handed to a function as they arrive, not queued for ``receive``
 (``serve.SocketProtocol.take_now``)."""
-PING_INTERVAL = 5.0
-PING_TIMEOUT = 10.0
-"""A socket that does not answer a protocol ping within this is closed: dead ones go within
-``PING_INTERVAL + PING_TIMEOUT`` = 15 s."""
 MAX_SOCKET_BYTES = 1024 * 1024
 """uvicorn's own limit; frames between 8 KiB and this get the protocol's sentence first."""
 
@@ -422,8 +418,6 @@ async def _lobby_socket(websocket: WebSocket, room: Room) -> None:
 
 __all__ = [
     "MAX_SOCKET_BYTES",
-    "PING_INTERVAL",
-    "PING_TIMEOUT",
     "SEND_NOW",
     "TAKE_NOW",
     "router",
