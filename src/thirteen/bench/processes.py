@@ -40,10 +40,12 @@ PRELOAD = [
     "thirteen.server.http.app",
     "thirteen.bots.registry",
     "thirteen.client",
+    "thirteen.bench.frozen",
 ]
 """What the template imports before any room is forked from it (what ``thirteen serve``
 imports as it starts, and what its bots use) — all but the command line's own small module,
-which each room runs afresh as ``python -m thirteen.cli`` would."""
+which each room runs afresh as ``python -m thirteen.cli`` would — and, last, what freezes it
+all out of the rooms' collections (:mod:`thirteen.bench.frozen`)."""
 
 
 def _context() -> multiprocessing.context.ForkServerContext:
