@@ -47,6 +47,7 @@ def test_the_quick_run_reports_every_figure() -> None:
         p50, p95, p99 = (rows[f"{at}: {q}"] for q in ("p50", "p95", "p99"))
         assert 0 < p50 <= p95 <= p99, at
         assert rows[f"{at}: server p99 (histogram)"] > 0
+        assert rows[f"{at}: server loop lag p99 (histogram)"] >= 0, at  # NaN: none observed
     assert rows["idle sockets"] == QUICK.idle_sockets
     assert math.isfinite(rows["idle socket, deflate offered: server memory"])
     assert rows["idle socket, deflate offered: server RSS before"] > 10  # MiB: a real process

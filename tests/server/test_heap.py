@@ -7,12 +7,14 @@ import asyncio
 import gc
 import subprocess
 import sys
+import time
 import warnings
 import weakref
 
 from thirteen.server.heap import (
     MALLOC_TRIM,
     HeapTrimmer,
+    LagProbe,
     PauseMeter,
     ScheduledCollector,
     collector_for,
@@ -182,3 +184,38 @@ def test_the_allocated_blocks_are_a_metric() -> None:
     assert grown >= before + 10_000
     del kept
     assert blocks() <= grown - 10_000
+
+
+def test_the_loop_s_lag_is_measured() -> None:
+    """``thirteen_loop_lag_seconds``: a callback that holds the loop 60 ms makes the probe's
+    next timer run at least 50 ms late, and the histogram shows it."""
+    metrics = Metrics()
+
+    def observed(within: str | None = None) -> float:
+        name = "thirteen_loop_lag_seconds"
+        labels = None if within is None else {"le": within}
+        value = metrics.registry.get_sample_value(
+            f"{name}_count" if within is None else f"{name}_bucket", labels
+        )
+        assert value is not None
+        return value
+
+    async def main() -> None:
+        probe = LagProbe(0.01, metrics)
+        probe.start()
+        try:
+            while observed() < 3:
+                probe.observed.clear()
+                await asyncio.wait_for(probe.observed.wait(), 30)
+            seen = observed()
+            held = time.perf_counter()
+            while time.perf_counter() - held < 0.06:  # the loop held: nothing else runs
+                pass
+            while observed() == seen:
+                probe.observed.clear()
+                await asyncio.wait_for(probe.observed.wait(), 30)
+        finally:
+            await probe.stop()
+
+    asyncio.run(main())
+    assert observed() - observed(within="0.025") >= 1  # a lag of more than 25 ms was seen

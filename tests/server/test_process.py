@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import signal
 import socket
 import time
@@ -121,7 +122,7 @@ def test_metrics_are_the_operators(tmp_path: Path) -> None:
     """On the room's address ``/metrics`` answers administrators only; a Prometheus scrapes
     ``THIRTEEN_METRICS_ADDRESS``, a private address of its own, without logging in. The
     collector's pauses are there (here scheduled: ``THIRTEEN_GC=scheduled``; the start-up's own
-    collection is the first)."""
+    collection is the first), and the event loop's lag."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'room.db'}"
     private = f"127.0.0.1:{free_port()}"
     with room_process(url, tmp_path, metrics_address=private, gc="scheduled") as served:
@@ -134,3 +135,8 @@ def test_metrics_are_the_operators(tmp_path: Path) -> None:
         assert scraped.status_code == 200
         assert "thirteen_tables_open" in scraped.text
         assert 'thirteen_gc_pause_seconds_count{generation="2"}' in scraped.text
+        # the loop's lag, observed every tenth of a second from the start
+        deadline = time.monotonic() + 30
+        while not re.search(r"^thirteen_loop_lag_seconds_count [1-9]", scraped.text, re.M):
+            assert time.monotonic() < deadline, "the loop's lag was never observed"
+            scraped = httpx.get(f"http://{private}/metrics")

@@ -1,4 +1,5 @@
-"""The garbage collector kept off the room's hot path (issue 33), and its pauses measured.
+"""The garbage collector kept off the room's hot path (issue 33), its pauses and the loop's lag
+measured.
 
 Nearly everything a busy room allocates is either freed at once by reference counting or lives
 long (tables, sockets, seats): the cyclic collector finds next to no garbage, yet Python runs
@@ -19,6 +20,9 @@ middle and full generations walk every live object (at 1,000 tables: 28–48 ms 
   tables is what shows the room makes next to none (``benchmarks/README.md``).
   ``THIRTEEN_GC=automatic`` keeps Python's own collection.
 - Either way every collection's pause is in ``thirteen_gc_pause_seconds`` by generation.
+- :class:`LagProbe` (always): how late the event loop runs a timer, in
+  ``thirteen_loop_lag_seconds`` — a collection's pause is one way the loop is late, not the
+  only one (a burst of frames, a long callback), and a player waits for all of them.
 - :class:`HeapTrimmer` (``THIRTEEN_MALLOC_TRIM_SECONDS``, every minute): the C library's
   allocator keeps memory freed in the middle of its heap for its own reuse rather than give it
   back; ``malloc_trim`` hands those pages back (3–10 ms, in a worker thread). It makes the
@@ -103,6 +107,35 @@ class _Repeating:
 
     async def _run(self) -> None:
         raise NotImplementedError
+
+
+LAG_PROBE_SECONDS = 0.1
+"""How often :class:`LagProbe` sets its timer."""
+
+
+class LagProbe(_Repeating):
+    """The event loop's lag, in ``thirteen_loop_lag_seconds``: every ``every`` seconds a timer
+    is due, and the time from when it was due to when its task ran again is observed. A timer
+    falls due at moments unrelated to the room's work, so the histogram is the wait for the
+    loop that anything arriving at a random moment has — an action, a request, a frame's
+    write — whatever held the loop then: a collection, a burst of frames, a slow callback. It
+    is the room's own share of a player's latency, apart from the network and the client."""
+
+    name = "loop-lag"
+
+    def __init__(self, every: float, metrics: Metrics) -> None:
+        super().__init__(every)
+        self.metrics = metrics
+        self.observed = asyncio.Event()
+        """Set after each observation (cleared by whoever waits for the next)."""
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + self.every
+            await asyncio.sleep(self.every)
+            self.metrics.loop_lag_seconds.observe(max(0.0, loop.time() - due))
+            self.observed.set()
 
 
 class ScheduledCollector(_Repeating):
@@ -222,7 +255,9 @@ def collector_for(settings: Settings) -> ScheduledCollector | None:
 
 __all__ = [
     "GC_THRESHOLDS",
+    "LAG_PROBE_SECONDS",
     "HeapTrimmer",
+    "LagProbe",
     "PauseMeter",
     "ScheduledCollector",
     "collector_for",

@@ -42,6 +42,13 @@ class Metrics:
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
+        self.loop_lag_seconds = Histogram(
+            "thirteen_loop_lag_seconds",
+            "How late the event loop ran a timer due every tenth of a second: what anything "
+            "arriving then (an action, a request) waited for the loop to be free.",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+            registry=self.registry,
+        )
         self.allocated_blocks = Gauge(
             "thirteen_allocated_blocks",
             "Memory blocks Python's allocator holds for live objects (sys.getallocatedblocks): "

@@ -29,7 +29,9 @@ from websockets.protocol import State
 from websockets.typing import BytesLike, ExtensionParameter
 
 from thirteen.server.heap import (
+    LAG_PROBE_SECONDS,
     HeapTrimmer,
+    LagProbe,
     PauseMeter,
     ScheduledCollector,
     collector_for,
@@ -314,10 +316,15 @@ class RoomServer(uvicorn.Server):
         self.collector: ScheduledCollector | None = None
         self.trimmer: HeapTrimmer | None = None
         self.pauses: PauseMeter | None = None
+        self.lag: LagProbe | None = None
+        """The loop's lag in the room's metrics (every room: it is its loop's)."""
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
         state = getattr(self.config.app, "state", None)
+        if state is not None and not self.should_exit:  # (a failed start is not served)
+            self.lag = LagProbe(LAG_PROBE_SECONDS, state.metrics)
+            self.lag.start()
         if self.whole_process and state is not None:
             self.pauses = PauseMeter(state.metrics)
             self.pauses.install()
@@ -341,6 +348,8 @@ class RoomServer(uvicorn.Server):
             await self.trimmer.stop()
         if self.pauses is not None:
             self.pauses.remove()
+        if self.lag is not None:
+            await self.lag.stop()
 
 
 def proxy_options(settings: Settings) -> dict[str, Any]:

@@ -71,6 +71,18 @@ def bucket_delta(
     return [(le, count - earlier.get(le, 0.0)) for le, count in after]
 
 
+def merged_delta(
+    after: Sequence[dict[str, float]], before: Sequence[dict[str, float]], name: str
+) -> list[tuple[float, float]]:
+    """The histogram ``name``'s cumulative buckets over a window, every process's added up
+    (``after`` and ``before``: each process's ``/metrics`` at the window's end and start)."""
+    buckets: dict[float, float] = {}
+    for now, was in zip(after, before, strict=True):
+        for le, count in bucket_delta(histogram(now, name), histogram(was, name)):
+            buckets[le] = buckets.get(le, 0.0) + count
+    return sorted(buckets.items())
+
+
 def total(metrics: dict[str, float], name: str) -> float:
     return sum(v for k, v in metrics.items() if k == name or k.startswith(name + "{"))
 
@@ -161,6 +173,7 @@ class Measured:
     server_cpu: float
     generator_cpu: float
     lag_p99: float
+    """The generator's own event loop's lag (ms): its latencies are late by about this."""
     server_rss_kib: int
     errors: dict[str, int]
     seating_seconds: float = 0.0
@@ -180,6 +193,9 @@ class Measured:
     """Transactions the servers' group writers committed in the window."""
     pieces: float = 0.0
     """Pieces of work (actions, tickets) those transactions held."""
+    server_lag_p99: float = math.nan
+    """The servers' event loops' lag, p99 of their histogram (``thirteen_loop_lag_seconds``,
+    ms): what an action waited for the room's loop before it was even read."""
     loopback_bytes: int | None = None
     """Bytes sent over loopback during the window: the sockets' frames and their TCP/IP
     headers both ways (and the database's and Redis's traffic when they run on loopback too);
@@ -203,6 +219,7 @@ __all__ = [
     "bucket_quantile",
     "histogram",
     "knee_of",
+    "merged_delta",
     "parse_metrics",
     "pauses_longer",
     "percentile",

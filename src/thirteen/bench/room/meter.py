@@ -21,9 +21,8 @@ from thirteen.bench.room.figures import (
     Measured,
     ProcessFigures,
     Window,
-    bucket_delta,
     bucket_quantile,
-    histogram,
+    merged_delta,
     pauses_longer,
     percentile,
     total,
@@ -105,11 +104,8 @@ class Meter:
         after = await self.room.metrics()
         owners = await self.room.owners(t.id for t in tables)
         name = "thirteen_action_seconds"
-        buckets: dict[float, float] = {}
-        for now, was in zip(after, before, strict=True):
-            for le, count in bucket_delta(histogram(now, name), histogram(was, name)):
-                buckets[le] = buckets.get(le, 0.0) + count
-        merged = sorted(buckets.items())
+        merged = merged_delta(after, before, name)
+        lags = merged_delta(after, before, "thirteen_loop_lag_seconds")
         ran = Counter(owners.values())
         processes = [
             ProcessFigures(
@@ -149,6 +145,7 @@ class Meter:
             server_cpu=sum(cpu) / elapsed,
             generator_cpu=own_cpu / elapsed,
             lag_p99=percentile(sorted(window.lag), 0.99) * 1000,
+            server_lag_p99=bucket_quantile(lags, 0.99) * 1000,
             server_rss_kib=sum(p.rss_kib for p in processes),
             errors=dict(window.errors),
             processes=processes,

@@ -149,6 +149,7 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             (f"{at}: p99, actions ending a hand", fast.ending_latency(0.99), "ms"),
             (f"{at}: server p50 (histogram)", fast.server_p50, "ms"),
             (f"{at}: server p99 (histogram)", fast.server_p99, "ms"),
+            (f"{at}: server loop lag p99 (histogram)", fast.server_lag_p99, "ms"),
             (f"{at}: server CPU", 100 * fast.server_cpu, "% of a core"),
             (f"{at}: generator CPU", 100 * fast.generator_cpu, "% of a core"),
         ]
@@ -165,6 +166,7 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             (f"{at}: p50, actions ending a hand", step.ending_latency(0.5), "ms"),
             (f"{at}: p99, actions ending a hand", step.ending_latency(0.99), "ms"),
             (f"{at}: server p99 (histogram)", step.server_p99, "ms"),
+            (f"{at}: server loop lag p99 (histogram)", step.server_lag_p99, "ms"),
             (f"{at}: server CPU", 100 * step.server_cpu, "% of a core"),
             (f"{at}: generator CPU", 100 * step.generator_cpu, "% of a core"),
             (f"{at}: generator loop lag p99", step.lag_p99, "ms"),
