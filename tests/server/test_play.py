@@ -148,10 +148,17 @@ def test_tickets_are_one_time_and_origins_checked(room: str, boss: RoomClient) -
             assert '"bad_origin"' in ws.recv(timeout=10)
         with connect(ann.ws_url("/ws/lobby")) as ws:
             assert '"lobby"' in ws.recv(timeout=10)
+
+            def answer() -> str:
+                """The next frame but the list sent again (the bots' hands start and end)."""
+                while '"type":"lobby"' in (frame := str(ws.recv(timeout=10))):
+                    pass
+                return frame
+
             ws.send("not json")
-            assert '"bad_message"' in ws.recv(timeout=10)
+            assert '"bad_message"' in answer()
             ws.send('{"type": "ping"}')
-            assert '"pong"' in ws.recv(timeout=10)
+            assert '"pong"' in answer()
 
 
 def test_admins_export_everything_and_it_verifies(
