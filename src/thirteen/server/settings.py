@@ -118,8 +118,8 @@ class Settings(BaseSettings):
         ge=0.1,
         le=600.0,
         description="A socket that leaves a ping unanswered this long is closed: a connection "
-        "that died silently is gone within ws_ping_seconds plus this, and its seat's clock "
-        "runs as for any player who left.",
+        "that died silently is gone within ws_ping_seconds plus this, and its seat shows as "
+        "disconnected to the table.",
     )
     gc: Literal["automatic", "scheduled"] = Field(
         default="scheduled",
