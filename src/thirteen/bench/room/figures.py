@@ -87,6 +87,14 @@ def total(metrics: dict[str, float], name: str) -> float:
     return sum(v for k, v in metrics.items() if k == name or k.startswith(name + "{"))
 
 
+def window_total(
+    after: Sequence[dict[str, float]], before: Sequence[dict[str, float]], name: str
+) -> float:
+    """How much ``name`` (every label's :func:`total`) grew over a window, every process's
+    added up (``after`` and ``before`` as for :func:`merged_delta`)."""
+    return sum(total(now, name) - total(was, name) for now, was in zip(after, before, strict=True))
+
+
 GC_PAUSES = "thirteen_gc_pause_seconds"
 WRITER = "thirteen_writer"
 """The group writer's counters: ``_batches_total`` and ``_pieces_total``."""
@@ -224,4 +232,5 @@ __all__ = [
     "pauses_longer",
     "percentile",
     "total",
+    "window_total",
 ]

@@ -26,6 +26,7 @@ from thirteen.bench.room.figures import (
     pauses_longer,
     percentile,
     total,
+    window_total,
 )
 from thirteen.bench.room.machine import cpu_seconds, loopback_bytes, rss_kib
 from thirteen.bench.room.players import TableLoad
@@ -136,10 +137,7 @@ class Meter:
             actions=window.actions,
             hands=sum(p.hands for p in processes),
             client_hands=window.client_hands,
-            server_actions=sum(
-                total(now, f"{name}_count") - total(was, f"{name}_count")
-                for now, was in zip(after, before, strict=True)
-            ),
+            server_actions=window_total(after, before, f"{name}_count"),
             server_p50=bucket_quantile(merged, 0.5) * 1000,
             server_p99=bucket_quantile(merged, 0.99) * 1000,
             server_cpu=sum(cpu) / elapsed,
@@ -152,26 +150,14 @@ class Meter:
             relayed=relayed,
             backing_cpu=backing_cpu / elapsed if backing else None,
             loopback_bytes=None if wire is None or wire_after is None else wire_after - wire,
-            gc_pauses=sum(
-                total(now, f"{GC_PAUSES}_count") - total(was, f"{GC_PAUSES}_count")
-                for now, was in zip(after, before, strict=True)
-            ),
+            gc_pauses=window_total(after, before, f"{GC_PAUSES}_count"),
             gc_long_pauses=sum(
                 pauses_longer(now, 0.025) - pauses_longer(was, 0.025)
                 for now, was in zip(after, before, strict=True)
             ),
-            gc_seconds=sum(
-                total(now, f"{GC_PAUSES}_sum") - total(was, f"{GC_PAUSES}_sum")
-                for now, was in zip(after, before, strict=True)
-            ),
-            commits=sum(
-                total(now, f"{WRITER}_batches_total") - total(was, f"{WRITER}_batches_total")
-                for now, was in zip(after, before, strict=True)
-            ),
-            pieces=sum(
-                total(now, f"{WRITER}_pieces_total") - total(was, f"{WRITER}_pieces_total")
-                for now, was in zip(after, before, strict=True)
-            ),
+            gc_seconds=window_total(after, before, f"{GC_PAUSES}_sum"),
+            commits=window_total(after, before, f"{WRITER}_batches_total"),
+            pieces=window_total(after, before, f"{WRITER}_pieces_total"),
         )
 
     def rss(self) -> int:
