@@ -151,3 +151,37 @@ def test_the_nav_bars_log_in_comes_back_to_the_page_it_left(room: str, new_conte
     log_in(page, "fay", "password of F-A-Y")
     expect(page).to_have_url(re.compile(r"#/account$"))
     expect(page.get_by_role("heading", name="Wallet")).to_be_visible()
+
+
+def test_an_answer_asked_before_logging_out_does_not_log_the_tab_back_in(
+    room: str, new_context: Any
+) -> None:
+    """The wallet is asked again after many requests (a password changed, a page opened). Should
+    the room answer that question only after the player logged out — the two requests are on
+    separate connections — the tab must stay logged out, not show the account it asked about."""
+    page: Page = new_context().new_page()
+    sign_up(page, "gil", "password of G-I-L")
+    page.goto("/#/account")
+    nav = page.get_by_role("navigation", name="Room")
+    expect(nav).to_contain_text("gil · 10,000 chips")
+    held: list[Any] = []
+
+    def hold_the_answer(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))  # answered by the room now, delivered later
+        else:
+            route.fallback()
+
+    page.route("**/api/session", hold_the_answer)
+    with page.expect_request(lambda r: r.url.endswith("/api/session") and r.method == "GET"):
+        page.goto("/#/lobby")  # another page: the wallet is asked again
+    nav.get_by_role("button", name="Log out").click()
+    expect(nav.get_by_role("link", name="Log in")).to_be_visible()
+    route, answer = held[0]
+    assert answer.json()["account"]["name"] == "gil"  # the room's answer says logged in
+    with page.expect_event("requestfinished", lambda r: r.url.endswith("/api/session")):
+        route.fulfill(response=answer)
+    # the page has read that answer once a later request of its own has come and gone
+    page.evaluate("() => fetch('/api/session').then((r) => r.json())")
+    expect(nav.get_by_role("button", name="Log out")).to_have_count(0)
+    expect(nav.get_by_role("link", name="Log in")).to_be_visible()

@@ -41,6 +41,19 @@ function setAccount(next) {
 }
 
 /**
+ * How many times this tab has logged in, signed up, logged out or found its session gone. An
+ * answer about the account asked before the latest of those is stale: a wallet asked for just
+ * before a log out, answered just after it, must not log the tab back in.
+ */
+let sessions = 0;
+
+/** @param {Account | null} next */
+function changeSession(next) {
+  sessions += 1;
+  setAccount(next);
+}
+
+/**
  * Ask the room. State-changing requests carry the CSRF token; errors become {@link RoomError}.
  * @param {string} method
  * @param {string} path
@@ -75,7 +88,7 @@ export async function request(method, path, body) {
     const error = data && typeof data === "object" && data.error;
     // the session is gone (not a wrong password given while logged in)
     if (response.status === 401 && account && error && error.code === "not_logged_in") {
-      setAccount(null);
+      changeSession(null);
     }
     throw new RoomError(
       response.status,
@@ -118,20 +131,21 @@ export function refreshAccount() {
 
 /** The account of this browser's session, or null (asks the room). */
 export async function loadAccount() {
+  const asked = sessions;
   const answer = await request("GET", "/api/session");
-  setAccount(answer.account);
+  if (asked === sessions) setAccount(answer.account);
   return account;
 }
 
 /** @param {string} name @param {string} password */
 export async function signUp(name, password) {
-  setAccount(await request("POST", "/api/accounts", { name, password }));
+  changeSession(await request("POST", "/api/accounts", { name, password }));
   return account;
 }
 
 /** @param {string} name @param {string} password */
 export async function logIn(name, password) {
-  setAccount(await request("POST", "/api/session", { name, password }));
+  changeSession(await request("POST", "/api/session", { name, password }));
   return account;
 }
 
@@ -139,7 +153,7 @@ export async function logOut() {
   try {
     await request("DELETE", "/api/session");
   } finally {
-    setAccount(null);
+    changeSession(null);
   }
 }
 
