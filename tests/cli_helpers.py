@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -16,6 +17,10 @@ class Run:
     code: int
     out: str
     err: str
+
+
+CLI = Callable[..., Run]
+"""The ``cli`` fixture (``tests/conftest.py``): ``cli(args, stdin="")`` runs ``thirteen ARGS``."""
 
 
 def run_cli(

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from cli_helpers import CLI, run_cli
 from thirteen.bench.services import die_with_parent
 
 settings.register_profile(
@@ -55,3 +56,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's sync API leaves an event loop running in the main
     thread, and tests that call ``asyncio.run`` cannot run after it."""
     items.sort(key=lambda item: "tests/web/" in item.nodeid)
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
+    """``thirteen`` run in this process: ``cli(args, stdin="")`` is what a shell would see."""
+    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)

@@ -7,12 +7,11 @@ from __future__ import annotations
 import io
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from cli_helpers import Run, run_cli
+from cli_helpers import CLI, Run
 from table_helpers import SALTS, table_with
 from thirteen.engine.actions import StartHand
 from thirteen.engine.deck import Deal
@@ -20,8 +19,6 @@ from thirteen.engine.errors import quote
 from thirteen.engine.history import begin_history, history_to_json
 from thirteen.engine.history_format import FORMAT
 from thirteen.engine.rules import get_rules
-
-CLI = Callable[..., Run]
 
 SET_HAND = {"front": "Qs Qd 2c", "middle": "9c 9d 5h 5s 2d", "back": "Ah Kh 8h 6h 3h"}
 SURRENDERED = "2h 7s 4d 5c 5d 6s 7h 8c 8d 8s 9h Tc Jc"
@@ -37,11 +34,6 @@ OFC_STREET = [
 ]
 NESTED = "[" * 100_000 + "]" * 100_000
 HUGE_NUMBER = "1" * 5_000
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)
 
 
 def refused(r: Run, says: str) -> None:

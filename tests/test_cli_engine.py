@@ -5,23 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from cli_helpers import Run, run_cli
+from cli_helpers import CLI
 from thirteen.engine.cards import format_cards
 from thirteen.engine.evaluate import evaluate_batch
 from thirteen.engine.rules import PRESETS
-
-CLI = Callable[..., Run]
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)
 
 
 def test_eval_one_hand(cli: CLI) -> None:

@@ -8,19 +8,16 @@ import json
 import subprocess
 import sys
 import tomllib
-from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
 
-from cli_helpers import Run, run_cli
+from cli_helpers import CLI
 from thirteen.cli import COMMANDS
 from thirteen.commands.lazy import SHORT_HELP, Lazy
 from thirteen.commands.solve import SOLVERS
-
-CLI = Callable[..., Run]
 
 HEAVY = ("numba", "numpy", "rich", "thirteen.bots", "thirteen.bench")
 """What no quick command should import."""
@@ -34,11 +31,6 @@ def typer_as_pinned() -> bool:
     project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
     (pin,) = [r for r in map(Requirement, project["dependencies"]) if r.name == "typer"]
     return pin.specifier.contains(version("typer"))
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)
 
 
 def modules_after(*args: str) -> set[str]:

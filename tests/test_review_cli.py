@@ -4,19 +4,11 @@ sentence with exit 2 for a file it cannot review."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from cli_helpers import Run, run_cli
-
-CLI = Callable[..., Run]
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)
+from cli_helpers import CLI
 
 
 @pytest.fixture

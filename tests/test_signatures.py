@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cli_helpers import Run, run_cli
+from cli_helpers import CLI
 from thirteen.bots.arena import play
 from thirteen.bots.base import RandomBot
 from thirteen.engine import history_text
@@ -25,14 +25,8 @@ from thirteen.engine.rules import get_rules
 from thirteen.server.money.signing import Signer, SigningKeyError, load_signer
 from thirteen.server.settings import load_settings
 
-CLI = Callable[..., Run]
 ROOM_KEY = bytes(range(32))
 OTHER_KEY = bytes(range(1, 33))
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)
 
 
 @pytest.fixture(scope="module")

@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import pytest
 
-from cli_helpers import Run, run_cli
+from cli_helpers import CLI
 from thirteen.bots.fantasyland import solve_fantasyland
 from thirteen.engine.cards import format_cards, parse_cards
 from thirteen.engine.rules import get_rules
 
-CLI = Callable[..., Run]
-
 HAND14 = "As Ah Ad Ac Ks Qh Jh Jd 8s 8h 6s 4s 2d 2c"
 HAND13 = "Kc Kd 7h 7s 9c 9d Ts Jh Qd 2c 3d 4h 5s"
 HAND17 = "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2d 3d 4d 5d"
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)
 
 
 def expected(text: str, preset: str, stay_value: float | None = None) -> dict[str, object]:

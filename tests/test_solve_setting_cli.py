@@ -4,26 +4,20 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from cli_helpers import Run, run_cli
+from cli_helpers import CLI
 from thirteen.bots import _setter_tables as tables
 from thirteen.bots._setter_checksum import TABLES_SHA256
 from thirteen.engine.cards import parse_cards
 from thirteen.engine.rules import get_rules
 from thirteen.engine.scoring import is_foul, row_strengths
 
-CLI = Callable[..., Run]
 HAND = "As Ad Kc Kd 9h 9s 7c 6d 5h 4s 3c 2d Jh"
 DRAGON = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)
 
 
 def _legal(obj: dict[str, object], rules_name: str = "chinese-1-6", **overrides: object) -> bool:

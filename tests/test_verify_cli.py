@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cli_helpers import Run, run_cli
+from cli_helpers import CLI
 from thirteen.bots.arena import play, seated_table, seeded_deal
 from thirteen.bots.base import RandomBot
 from thirteen.engine import history_text
@@ -19,13 +18,6 @@ from thirteen.engine.history import HandHistory, history_to_json, redact_history
 from thirteen.engine.history_text import history_to_text
 from thirteen.engine.history_verify import verify_history
 from thirteen.engine.rules import get_rules
-
-CLI = Callable[..., Run]
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args, stdin="": run_cli(args, capsys, monkeypatch, stdin)
 
 
 @pytest.fixture(scope="module")

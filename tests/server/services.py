@@ -9,11 +9,8 @@ Without the binaries a test that needs them is skipped — unless ``THIRTEEN_REQ
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -28,8 +25,10 @@ from thirteen.bench.processes import RoomProcess
 from thirteen.bench.services import free_port
 from thirteen.server.db.session import Database, migrate
 from thirteen.server.http.app import create_app
+from thirteen.server.money.audit import audit
 from thirteen.server.serve import serve_in_thread
 from thirteen.server.settings import Settings, load_settings
+from thirteen.server.tables.leases import holders
 
 T = TypeVar("T")
 
@@ -69,27 +68,17 @@ def run_with_db(url: str, body: Callable[[Database], Awaitable[T]]) -> T:
 
 
 def assert_audit_clean(database_url: str) -> None:
-    """``thirteen admin audit`` on the database, as an operator runs it: it must pass."""
-    done = subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", "audit"],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": database_url},
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    """The room's audit of every chip and every hand on the database (what ``thirteen admin
+    audit`` runs, here in this process): it must pass. The command itself, its exit code and
+    its sentences, is tested in ``test_backup.py``."""
+    report = run_with_db(database_url, audit)
+    assert report.ok, report.problems
 
 
 def lease_holder(database_url: str, table_id: int) -> str | None:
-    """Which process runs the table, by the database (the room's own CLI)."""
-    shown = subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", "table", "list", "--json"],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": database_url},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found = next(t for t in json.loads(shown.stdout) if t["id"] == table_id)
-    return found["process"]  # type: ignore[no-any-return]
+    """Which process runs the table, by its lease in the database (what ``thirteen admin table
+    list`` shows as its process; that command is tested in ``test_poison.py``)."""
+    return run_with_db(database_url, holders).get(table_id)
 
 
 @contextmanager

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import stat
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,19 +15,12 @@ import pytest
 from play import play
 from services import serve_in_thread
 
-from cli_helpers import Run, run_cli
+from cli_helpers import CLI
 from thirteen.client import RoomClient
 from thirteen.engine.history_text import history_to_text
 from thirteen.engine.rules import get_rules
 from thirteen.server.http.app import create_app
 from thirteen.server.settings import Settings
-
-CLI = Callable[[list[str]], Run]
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> CLI:
-    return lambda args: run_cli(args, capsys, monkeypatch)
 
 
 @pytest.fixture

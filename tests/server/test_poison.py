@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +25,7 @@ import pytest
 from services import assert_audit_clean, run_with_db
 from sqlalchemy import func, select, update
 
+from cli_helpers import CLI
 from thirteen.client import RoomClient, RoomError
 from thirteen.server.db.models import (
     DuplicateEvent,
@@ -115,16 +113,6 @@ def test_a_poisoned_rule_override_is_refused_everywhere_and_stores_nothing(
         assert [t["status"] for t in boss.tables() if t["id"] == table["id"]] == ["open"]
 
 
-def _cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", *args],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": url},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -137,22 +125,24 @@ def _cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
     ],
 )
 def test_the_operator_s_table_create_refuses_what_the_room_could_not_run(
-    database_url: str, args: list[str], says: str
+    database_url: str, args: list[str], says: str, cli: CLI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    done = _cli(database_url, "table", "create", "--rules", "chinese-1-6", *args)
-    assert done.returncode != 0, done.stdout
-    assert says in done.stderr, done.stderr
-    assert "Traceback" not in done.stderr
+    monkeypatch.setenv("THIRTEEN_DATABASE_URL", database_url)
+    done = cli(["admin", "table", "create", "--rules", "chinese-1-6", *args])
+    assert done.code != 0, done.out
+    assert says in done.err, done.err
+    assert "Traceback" not in done.err
     assert _counts(database_url)["tables"] == 0
 
 
 def test_the_operator_s_sit_and_go_create_refuses_what_the_room_could_not_run(
-    database_url: str,
+    database_url: str, cli: CLI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sng = _cli(database_url, "sng", "create", "--rules", "chinese-1-6", "--set", "max_players=1e9")
-    assert sng.returncode != 0
-    assert "max_players must be a whole number" in sng.stderr, sng.stderr
-    assert "Traceback" not in sng.stderr
+    monkeypatch.setenv("THIRTEEN_DATABASE_URL", database_url)
+    sng = cli(["admin", "sng", "create", "--rules", "chinese-1-6", "--set", "max_players=1e9"])
+    assert sng.code != 0
+    assert "max_players must be a whole number" in sng.err, sng.err
+    assert "Traceback" not in sng.err
     assert _counts(database_url)["tournaments"] == 0
 
 
@@ -251,16 +241,6 @@ def _poison_tables(url: str, rules_of: int, snapshot_of: int, journal_of: int) -
     run_with_db(url, body)
 
 
-def _admin(url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", *args],
-        env={**os.environ, "THIRTEEN_DATABASE_URL": url},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def _settled_a_hand(client: RoomClient, table_id: int) -> None:
     conn = client.open_table(table_id, watch_only=True)
     try:
@@ -272,8 +252,14 @@ def _settled_a_hand(client: RoomClient, table_id: int) -> None:
 
 
 def test_a_table_whose_row_cannot_be_loaded_is_set_aside_and_the_room_runs(
-    database_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database_url: str,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    cli: CLI,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """The operator's commands (``thirteen admin``) run in this process, beside the room."""
+    monkeypatch.setenv("THIRTEEN_DATABASE_URL", database_url)
     settings = load_settings(
         database_url=database_url,
         data_dir=tmp_path,
@@ -310,9 +296,9 @@ def test_a_table_whose_row_cannot_be_loaded_is_set_aside_and_the_room_runs(
         fresh = boss.create_table("ofc-pineapple", bots=2, bot_level="random", rules=fast)
         _settled_a_hand(boss, fresh["id"])  # and new ones open and play
         # an operator's table is found by the room's look (the look goes on past the broken)
-        made = _admin(database_url, "table", "create", "--rules", "chinese-1-3", "--bots", "1")
-        assert made.returncode == 0, made.stderr
-        later = int(made.stdout.split()[-1].rstrip("."))
+        made = cli(["admin", "table", "create", "--rules", "chinese-1-3", "--bots", "1"])
+        assert made.code == 0, made.err
+        later = int(made.out.split()[-1].rstrip("."))
         deadline = time.monotonic() + 60
         while later not in {t["id"] for t in boss.tables()}:
             assert time.monotonic() < deadline, "the room never ran the operator's table"
@@ -329,25 +315,25 @@ def test_a_table_whose_row_cannot_be_loaded_is_set_aside_and_the_room_runs(
         assert "set_hand_seconds must be a finite number" in reasons[held["id"]]
         assert "JSONDecodeError" in reasons[unreadable["id"]]
 
-        shown = json.loads(_admin(database_url, "table", "list", "--json").stdout)
+        shown = json.loads(cli(["admin", "table", "list", "--json"]).out)
         statuses = {t["id"]: (t["status"], t["broken_reason"]) for t in shown}
         assert {i for i, (status, _) in statuses.items() if status == "broken"} == broken
         assert statuses[held["id"]][1] == reasons[held["id"]]
-        text = _admin(database_url, "table", "list").stdout
+        text = cli(["admin", "table", "list"]).out
         assert f"set aside: {reasons[held['id']]}" in text
 
-        audited = _admin(database_url, "audit")
-        assert audited.returncode == 1, audited.stdout
+        audited = cli(["admin", "audit"])
+        assert audited.code == 1, audited.out
         chips = f"{held['max_buy_in']:,} chips held for 1 seats"
-        assert f"table {held['id']} is broken (" in audited.stdout
-        assert chips in audited.stdout
+        assert f"table {held['id']} is broken (" in audited.out
+        assert chips in audited.out
 
-        closed = _admin(database_url, "table", "close", str(held["id"]))
-        assert closed.returncode == 0, closed.stderr
-        assert f"{held['max_buy_in']:,} chips back to 1 account." in closed.stdout
+        closed = cli(["admin", "table", "close", str(held["id"])])
+        assert closed.code == 0, closed.err
+        assert f"{held['max_buy_in']:,} chips back to 1 account." in closed.out
         boss.request("DELETE", f"/api/tables/{unreadable['id']}")  # over HTTP too
-        assert _admin(database_url, "table", "close", str(out_of_step["id"])).returncode == 0
-        assert _admin(database_url, "table", "close", str(held["id"])).returncode != 0
+        assert cli(["admin", "table", "close", str(out_of_step["id"])]).code == 0
+        assert cli(["admin", "table", "close", str(held["id"])]).code != 0
         with RoomClient(url) as ann:
             ann.log_in("ann", "password of A-N-N")
             assert ann.me()["balance"] == wallet  # every chip came back
@@ -355,9 +341,10 @@ def test_a_table_whose_row_cannot_be_loaded_is_set_aside_and_the_room_runs(
 
 
 def test_a_broken_sit_and_go_table_is_cancelled_with_every_buy_in_back(
-    settings: Settings, tmp_path: Path
+    settings: Settings, tmp_path: Path, cli: CLI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = settings.database_url
+    monkeypatch.setenv("THIRTEEN_DATABASE_URL", url)
     with serve_in_thread(create_app(settings)) as room, RoomClient(room) as boss:
         boss.sign_up("boss", "the chief's password")
         sng = boss.request(
@@ -382,11 +369,11 @@ def test_a_broken_sit_and_go_table_is_cancelled_with_every_buy_in_back(
         boss.log_in("boss", "the chief's password")
         standings = boss.request("GET", f"/api/tournaments/{sng['id']}")  # answers
         assert standings["status"] == "running"
-        shown = json.loads(_admin(url, "table", "list", "--json").stdout)
+        shown = json.loads(cli(["admin", "table", "list", "--json"]).out)
         assert [t["status"] for t in shown if t["id"] == table_id] == ["broken"]
-        assert f"table {table_id} is broken" in _admin(url, "audit").stdout
-        closed = _admin(url, "table", "close", str(table_id))
-        assert closed.returncode == 0, closed.stderr
+        assert f"table {table_id} is broken" in cli(["admin", "audit"]).out
+        closed = cli(["admin", "table", "close", str(table_id)])
+        assert closed.code == 0, closed.err
         assert boss.request("GET", f"/api/tournaments/{sng['id']}")["status"] == "cancelled"
         with RoomClient(room) as ann:
             ann.log_in("ann", "password of A-N-N")

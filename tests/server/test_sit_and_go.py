@@ -5,10 +5,7 @@ back; bad requests are refused with a sentence."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,6 +16,7 @@ import pytest
 from services import assert_audit_clean, room_process, run_with_db
 from sqlalchemy import select
 
+from cli_helpers import CLI, Run
 from thirteen.client import RoomClient, RoomError
 from thirteen.server.competitions.tournaments import prizes, unit_at
 from thirteen.server.db.models import LedgerAccount, TournamentEntry, Transfer, User
@@ -423,26 +421,18 @@ def test_six_players_race_for_four_seats(room: str, boss: RoomClient, settings: 
     assert _audit(settings) == []
 
 
-def _cli(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "thirteen.cli", "admin", "sng", *args],
-        env={
-            **os.environ,
-            "THIRTEEN_DATABASE_URL": database_url,
-            "THIRTEEN_ARGON2_MEMORY_KIB": "8192",
-            "THIRTEEN_ARGON2_TIME_COST": "1",
-        },
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_an_operator_runs_a_sit_and_go_from_the_command_line(
-    room: str, boss: RoomClient, settings: Settings
+    room: str, boss: RoomClient, settings: Settings, cli: CLI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made = _cli(
-        settings.database_url,
+    """``thirteen admin sng``, run in this process beside the room (its own database)."""
+    monkeypatch.setenv("THIRTEEN_DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("THIRTEEN_ARGON2_MEMORY_KIB", "8192")
+    monkeypatch.setenv("THIRTEEN_ARGON2_TIME_COST", "1")
+
+    def sng(*args: str) -> Run:
+        return cli(["admin", "sng", *args])
+
+    made = sng(
         "create",
         "--rules",
         "ofc",
@@ -461,17 +451,17 @@ def test_an_operator_runs_a_sit_and_go_from_the_command_line(
         "--set",
         "showdown_seconds=0.05",
     )
-    assert made.returncode == 0, made.stderr
+    assert made.code == 0, made.err
     # the command's own line comes last (anything logged before it is not its answer)
-    assert made.stdout.strip().splitlines()[-1] == "Created sit & go 1.", made.stdout + made.stderr
-    bad = _cli(settings.database_url, "create", "--rules", "ofc", "--payouts", "50,40")
-    assert bad.returncode != 0
-    assert "add up to 100" in bad.stdout + bad.stderr
-    listed = _cli(settings.database_url, "list")
-    assert "registering 0/2" in listed.stdout, listed.stdout + listed.stderr
-    filled = _cli(settings.database_url, "bots", "1")
-    assert filled.returncode == 0, filled.stderr
-    assert "starts at table" in filled.stdout, filled.stdout + filled.stderr
+    assert made.out.strip().splitlines()[-1] == "Created sit & go 1.", made.out + made.err
+    bad = sng("create", "--rules", "ofc", "--payouts", "50,40")
+    assert bad.code != 0
+    assert "add up to 100" in bad.out + bad.err
+    listed = sng("list")
+    assert "registering 0/2" in listed.out, listed.out + listed.err
+    filled = sng("bots", "1")
+    assert filled.code == 0, filled.err
+    assert "starts at table" in filled.out, filled.out + filled.err
     table_id = boss.request("GET", "/api/tournaments/1")["table_id"]
     # the running room picks the table up at its next look (the socket's handshake waits for
     # it), and the bots play it out — sometimes before the handshake gets to the table (units
