@@ -53,11 +53,16 @@ def sqlite_settings(folder: Path, **overrides: Any) -> Settings:
     )
 
 
-def run_with_db(url: str, body: Callable[[Database], Awaitable[T]]) -> T:
-    """Run ``body`` on a migrated database at ``url`` (closed afterwards)."""
+def run_with_db(
+    url: str, body: Callable[[Database], Awaitable[T]], *, migrate_first: bool = True
+) -> T:
+    """Run ``body`` on a migrated database at ``url`` (closed afterwards). Without
+    ``migrate_first`` the database is taken as it is: a room's, which migrated it as it
+    started (a look at it then costs a quarter of one that migrates)."""
 
     async def main() -> T:
-        await migrate(url)
+        if migrate_first:
+            await migrate(url)
         db = Database(url)
         try:
             return await body(db)
@@ -71,14 +76,19 @@ def assert_audit_clean(database_url: str) -> None:
     """The room's audit of every chip and every hand on the database (what ``thirteen admin
     audit`` runs, here in this process): it must pass. The command itself, its exit code and
     its sentences, is tested in ``test_backup.py``."""
-    report = run_with_db(database_url, audit)
+    report = run_with_db(database_url, audit, migrate_first=False)
     assert report.ok, report.problems
 
 
+def lease_holders(database_url: str) -> dict[int, str | None]:
+    """Which process runs each open table, by its lease in the database (what ``thirteen admin
+    table list`` shows as its process; that command is tested in ``test_poison.py``)."""
+    return run_with_db(database_url, holders, migrate_first=False)
+
+
 def lease_holder(database_url: str, table_id: int) -> str | None:
-    """Which process runs the table, by its lease in the database (what ``thirteen admin table
-    list`` shows as its process; that command is tested in ``test_poison.py``)."""
-    return run_with_db(database_url, holders).get(table_id)
+    """Which process runs the table (:func:`lease_holders`)."""
+    return lease_holders(database_url).get(table_id)
 
 
 @contextmanager
