@@ -43,6 +43,7 @@ def test_the_quick_run_reports_every_figure() -> None:
         at = f"human pace, {step} tables"
         assert rows[f"{at}: sockets"] == step * QUICK.seats
         assert rows[f"{at}: actions/s"] > 0
+        assert rows[f"{at}: generator's collection before the window"] > 0
     for at in [full, *(f"human pace, {step} tables" for step in QUICK.steps)]:
         p50, p95, p99 = (rows[f"{at}: {q}"] for q in ("p50", "p95", "p99"))
         assert 0 < p50 <= p95 <= p99, at

@@ -182,6 +182,9 @@ class Measured:
     generator_cpu: float
     lag_p99: float
     """The generator's own event loop's lag (ms): its latencies are late by about this."""
+    generator_collect: float
+    """How long the generator's own collection before the window took (ms): what fell due
+    meanwhile went out in the second before the window opened (:data:`.meter.SETTLE`)."""
     server_rss_kib: int
     errors: dict[str, int]
     seating_seconds: float = 0.0

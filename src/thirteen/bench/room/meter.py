@@ -32,22 +32,28 @@ from thirteen.bench.room.machine import cpu_seconds, loopback_bytes, rss_kib
 from thirteen.bench.room.players import TableLoad
 from thirteen.bench.room.servers import Backing
 
+SETTLE = 1.0
+"""Seconds between the generator's own collection and the window: whatever fell due while it
+collected (players' actions, frames to read) goes out and is answered before the window opens."""
+
 
 @contextlib.contextmanager
-def collector_held() -> Iterator[None]:
-    """This process's own garbage collector off for a window: the generator is the instrument,
-    and a latency is measured on its loop. Its young collections walk every object that
-    survived since the last one — with 3,000 sockets, tens of thousands, whatever the young
-    count says, because frees of old objects count against it too — 10–70 ms each, and an
-    older one 80–450 ms, every few seconds: a p99 of the generator's own (issue 33,
-    ``benchmarks/README.md``). What it made before is collected first; what it makes in the
-    window waits for Python's own collection, on again after it (a window of minutes makes
-    megabytes, not more)."""
+def collector_held() -> Iterator[float]:
+    """This process's own garbage collector off for a window, giving the seconds its collection
+    before took: the generator is the instrument, and a latency is measured on its loop. Its
+    young collections walk every object that survived since the last one — with 3,000 sockets,
+    tens of thousands, whatever the young count says, because frees of old objects count
+    against it too — 10–70 ms each, and an older one 80–450 ms, every few seconds: a p99 of the
+    generator's own (issue 33, ``benchmarks/README.md``). What it made before is collected
+    first; what it makes in the window waits for Python's own collection, on again after it (a
+    window of minutes makes megabytes, not more)."""
+    started = time.perf_counter()
     gc.collect()
+    collected = time.perf_counter() - started
     was = gc.isenabled()
     gc.disable()
     try:
-        yield
+        yield collected
     finally:
         if was:
             gc.enable()
@@ -88,11 +94,16 @@ class Meter:
         what the processes (and the run's PostgreSQL and Redis) did."""
         pids = [server.pid for server in self.servers]
         backing = self.backing.pids() if self.backing is not None else []
-        before = await self.room.metrics()
-        cpu_before = [cpu_seconds(pid) for pid in pids]
-        backing_cpu, own_cpu = sum(cpu_seconds(p) for p in backing), time.process_time()
-        wire = loopback_bytes()
-        with collector_held():
+        with collector_held() as collected:
+            # The collection stops this loop for a while (0.1–0.5 s at 3,000 sockets): every
+            # action that fell due meanwhile would go out at once as the window opens, a burst
+            # no room of independent players sends, and the window's p99 would be that
+            # burst's queue (issue 33). It goes out, and is answered, before.
+            await asyncio.sleep(SETTLE)
+            before = await self.room.metrics()
+            cpu_before = [cpu_seconds(pid) for pid in pids]
+            backing_cpu, own_cpu = sum(cpu_seconds(p) for p in backing), time.process_time()
+            wire = loopback_bytes()
             start = time.perf_counter()
             self.window.open()
             await asyncio.sleep(seconds)
@@ -143,6 +154,7 @@ class Meter:
             server_cpu=sum(cpu) / elapsed,
             generator_cpu=own_cpu / elapsed,
             lag_p99=percentile(sorted(window.lag), 0.99) * 1000,
+            generator_collect=collected * 1000,
             server_lag_p99=bucket_quantile(lags, 0.99) * 1000,
             server_rss_kib=sum(p.rss_kib for p in processes),
             errors=dict(window.errors),

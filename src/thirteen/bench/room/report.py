@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from thirteen.bench.report import Report
 from thirteen.bench.room.figures import Measured, knee_of
+from thirteen.bench.room.meter import SETTLE
 from thirteen.bench.room.options import RoomOptions
 from thirteen.bench.room.servers import server_compresses
 
@@ -170,6 +171,7 @@ def report_of(options: RoomOptions, results: Results) -> Report:
             (f"{at}: server CPU", 100 * step.server_cpu, "% of a core"),
             (f"{at}: generator CPU", 100 * step.generator_cpu, "% of a core"),
             (f"{at}: generator loop lag p99", step.lag_p99, "ms"),
+            (f"{at}: generator's collection before the window", step.generator_collect, "ms"),
             (f"{at}: server RSS", step.server_rss_kib / 1024, "MiB"),
         ]
         rows += process_rows(at, step)
@@ -242,7 +244,8 @@ def report_of(options: RoomOptions, results: Results) -> Report:
         "latency: an action's send (in the window) to the last of its table's sockets "
         "receiving that state's frame, measured here (one clock); server histogram: arrival "
         "to the last frame queued, interpolated within its buckets; this generator runs on "
-        "uvloop, its collector off while it measures"
+        "uvloop, its collector off while it measures (it collects first, then waits "
+        f"{SETTLE:g} s for what fell due meanwhile before the window opens)"
     )
     if options.processes > 1:
         notes.append(
