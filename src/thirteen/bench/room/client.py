@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import Counter
-from collections.abc import Awaitable, Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,15 +48,27 @@ class Account:
         return {"cookie": f"{SESSION_COOKIE}={self.cookie}", "x-csrf-token": self.csrf}
 
 
-async def bounded(limit: int, jobs: Iterable[Awaitable[Any]]) -> list[Any]:
-    """Await ``jobs`` with at most ``limit`` running at once; their results in order."""
+async def bounded(limit: int, jobs: Iterable[Coroutine[Any, Any, Any]]) -> list[Any]:
+    """Await ``jobs`` with at most ``limit`` running at once; their results in order. If one
+    fails, the others are stopped (those not started, never started) before its error goes
+    on: none is left running, or failing later with nobody to hear it."""
     gate = asyncio.Semaphore(limit)
 
-    async def one(job: Awaitable[Any]) -> Any:
-        async with gate:
-            return await job
+    async def one(job: Coroutine[Any, Any, Any]) -> Any:
+        try:
+            async with gate:
+                return await job
+        finally:
+            job.close()  # (nothing for one that ran; one cancelled waiting never starts)
 
-    return await asyncio.gather(*(one(j) for j in jobs))
+    tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+    try:
+        return await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 class RoomClient:
