@@ -368,3 +368,34 @@ def test_a_plain_statement_binds_a_row_in_its_order() -> None:
     assert plain(()).values({"id": 9}) == ()
     with pytest.raises(KeyError):
         two.values({"at": 3})
+
+
+def test_a_first_piece_goes_alone_ahead_of_what_waits(database_url: str) -> None:
+    """A piece written ``first`` (the process's heartbeat) runs in the next transaction, alone,
+    ahead of every piece queued before it: it waits for the batch being written at most, never
+    for the backlog."""
+    ran: list[str] = []
+
+    def noting(name: str, work: Callable[[Connection], Any]) -> Callable[[Connection], Any]:
+        def piece(conn: Connection) -> Any:
+            ran.append(name)
+            return work(conn)
+
+        return piece
+
+    async def body(db: Database) -> tuple[int, int]:
+        db.writer.max_batch = 2
+        users = [f"p{i}" for i in range(5)]
+        await asyncio.gather(
+            *(db.write(noting(u, grant(u, 10))) for u in users),
+            db.write(noting("beat", grant("beat", 1)), first=True),
+        )
+        return db.writer.stats.batches, db.writer.stats.largest
+
+    batches, largest = run_with_db(database_url, body)
+    assert ran == ["beat", "p0", "p1", "p2", "p3", "p4"]
+    # the beat alone, then the five two by two: with the beat filling its batch, three
+    assert (batches, largest) == (4, 2)
+    held, _, problems = asyncio.run(wallets(database_url))
+    assert held == {"beat": 1, **{f"p{i}": 10 for i in range(5)}}
+    assert problems == []

@@ -158,11 +158,11 @@ class Database:
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.writer = GroupWriter(url, self.engine)
 
-    async def write(self, work: Callable[[Connection], T]) -> T:
+    async def write(self, work: Callable[[Connection], T], *, first: bool = False) -> T:
         """Run ``work`` (Core statements on a synchronous connection) in the next batch of the
         database's group writer: its result once committed, or its own exception with nothing
-        of it written (:mod:`thirteen.server.db.writer`)."""
-        return await self.writer.write(work)
+        of it written (:mod:`thirteen.server.db.writer`); ``first``: ahead of what waits."""
+        return await self.writer.write(work, first=first)
 
     @asynccontextmanager
     async def begin(self) -> AsyncIterator[AsyncSession]:

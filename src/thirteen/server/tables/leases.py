@@ -71,11 +71,12 @@ async def heartbeat(db: Database, me: str, seconds: float) -> None:
     A piece of the group writer, as every frequent write of the room is: a transaction of its
     own through the async engine took SQLite's write lock across the loop's turns, and the
     tables' writes waited behind it every beat (at 1,000 tables 3-22 ms, the room's p99;
-    issue 33, ``benchmarks/README.md``)."""
+    issue 33, ``benchmarks/README.md``). It goes ``first``, ahead of the tables' backlog: a
+    process slow to write is still alive, and its tables must not move for a slow queue."""
     until = time.time() + seconds
     for _ in range(2):  # a first beat inserts the row; two first beats at once: one updates
         try:
-            await db.write(partial(_beat, me=me, until=until))
+            await db.write(partial(_beat, me=me, until=until), first=True)
             return
         except IntegrityError:
             continue
