@@ -319,7 +319,8 @@ def test_a_process_that_joins_gets_its_share(
             boss.create_table("chinese-2-4", seats=4, bots=2, bot_level="heuristic")["id"]
             for _ in range(4)
         ]
-        assert {lease_holders(url).get(t) for t in tables} == {"one"}
+        first_look = lease_holders(url)
+        assert {first_look.get(t) for t in tables} == {"one"}
         watches = [boss.open_table(t, watch_only=True) for t in tables]
         with (
             room_process(url, tmp_path, process_name="two", redis_url=redis) as two,
